@@ -1,0 +1,374 @@
+package planner
+
+import (
+	"math"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+// Geometry constants of ADR 0013.
+const (
+	// MinimumReliableSpan is the smallest distance between two contacts that
+	// recognizers reliably see as two fingers.
+	MinimumReliableSpan = 48
+	pinchSpanFraction   = 0.40
+	otherSpanFraction   = 0.25
+	frameMs             = 16
+	minFrames           = 3
+	// boundsInset keeps every sample one point inside the viewport edge.
+	boundsInset = 1
+)
+
+const (
+	hintOutOfBounds = "Move the gesture away from the edge or reduce its translation, scale, or rotation."
+	hintNonFinite   = "Reduce the requested rotation, translation, or scale."
+)
+
+func invalidf(format string, args ...any) *canonical.Error {
+	return canonical.Errorf(canonical.CodeInvalidArgs, format, args...)
+}
+
+// Gesture plans a canonical gesture against a freshly resolved viewport.
+func Gesture(g canonical.Gesture, vp canonical.Viewport, platform Platform) (Plan, error) {
+	v, err := checkViewport(vp)
+	if err != nil {
+		return Plan{}, err
+	}
+	prof, err := profileFor(platform)
+	if err != nil {
+		return Plan{}, err
+	}
+	switch g.Intent {
+	case canonical.IntentFling:
+		return planFling(g, v)
+	case canonical.IntentPan:
+		return planPan(g, v, prof)
+	case canonical.IntentPinch:
+		scale, err := positive(g.Scale, "gesture pinch scale", "must be greater than 0")
+		if err != nil {
+			return Plan{}, err
+		}
+		return planTwo(twoContact{intent: canonical.IntentPinch, origin: originOrCenter(g.Origin, v),
+			delta: &canonical.Point{}, scale: scale, degrees: 0, durationMs: canonical.PinchDurationMs}, v, prof)
+	case canonical.IntentRotate:
+		deg, err := finite(g.Degrees, "gesture rotate degrees")
+		if err != nil {
+			return Plan{}, err
+		}
+		return planTwo(twoContact{intent: canonical.IntentRotate, origin: originOrCenter(g.Origin, v),
+			delta: &canonical.Point{}, scale: 1, degrees: deg, durationMs: rotateDurationMs(deg)}, v, prof)
+	case canonical.IntentTransform:
+		deg, err := finite(g.Degrees, "gesture transform degrees")
+		if err != nil {
+			return Plan{}, err
+		}
+		scale, err := positive(g.Scale, "gesture transform scale", "must be greater than 0")
+		if err != nil {
+			return Plan{}, err
+		}
+		d, err := durationOr(g.DurationMs, float64(rotateDurationMs(deg)), "gesture transform durationMs")
+		if err != nil {
+			return Plan{}, err
+		}
+		return planTwo(twoContact{intent: canonical.IntentTransform, origin: g.Origin, delta: g.Delta,
+			scale: scale, degrees: deg, durationMs: d}, v, prof)
+	}
+	return Plan{}, invalidf("unknown gesture intent %q", string(g.Intent)).
+		WithHint("use one of: pan, fling, pinch, rotate, transform")
+}
+
+func checkViewport(vp canonical.Viewport) (canonical.Viewport, error) {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"x", vp.X}, {"y", vp.Y}, {"width", vp.Width}, {"height", vp.Height}} {
+		if !canonical.IsFinite(f.v) {
+			return vp, invalidf("gesture viewport %s must be a finite number", f.name)
+		}
+	}
+	if vp.Width <= 0 || vp.Height <= 0 {
+		return vp, invalidf("gesture viewport width and height must be positive")
+	}
+	return vp, nil
+}
+
+func finite(v *float64, name string) (float64, error) {
+	if v == nil || !canonical.IsFinite(*v) {
+		return 0, invalidf("%s must be a finite number", name)
+	}
+	return *v, nil
+}
+
+func positive(v *float64, name, rule string) (float64, error) {
+	f, err := finite(v, name)
+	if err != nil {
+		return 0, err
+	}
+	if f <= 0 {
+		return 0, invalidf("%s %s", name, rule)
+	}
+	return f, nil
+}
+
+func finitePoint(p *canonical.Point, name string) (canonical.Point, error) {
+	if p == nil {
+		return canonical.Point{}, invalidf("%s x must be a finite number", name)
+	}
+	x, err := finite(&p.X, name+" x")
+	if err != nil {
+		return canonical.Point{}, err
+	}
+	y, err := finite(&p.Y, name+" y")
+	if err != nil {
+		return canonical.Point{}, err
+	}
+	return canonical.Point{X: x, Y: y}, nil
+}
+
+// intInRange reads an optional integer duration with its default.
+func intInRange(v *float64, def float64, lo, hi int, name string) (int, error) {
+	d := def
+	if v != nil {
+		d = *v
+	}
+	if !canonical.IsInteger(d) || d < float64(lo) || d > float64(hi) {
+		return 0, invalidf("%s must be an integer between %d and %d", name, lo, hi)
+	}
+	return int(d), nil
+}
+
+func durationOr(v *float64, def float64, name string) (int, error) {
+	return intInRange(v, def, canonical.MinDurationMs, canonical.MaxDurationMs, name)
+}
+
+func originOrCenter(p *canonical.Point, v canonical.Viewport) *canonical.Point {
+	if p != nil {
+		return p
+	}
+	c := v.Center()
+	return &c
+}
+
+// rotateDurationMs paces rotation from its size: 16 ms per 3 degrees,
+// between 300 ms and 2400 ms.
+func rotateDurationMs(deg float64) int {
+	d := math.Ceil(math.Abs(deg)/3) * frameMs
+	return int(math.Min(math.Max(300, d), 2400))
+}
+
+func planFling(g canonical.Gesture, v canonical.Viewport) (Plan, error) {
+	switch g.FlingMode() {
+	case "preset":
+		from, to := presetPoints(g.Preset, v)
+		return planSingle(canonical.IntentFling, &from, &to, canonical.FlingDurationMs, v, canonical.ProfileEndpointHold)
+	case "points":
+		return planSingle(canonical.IntentFling, g.From, g.To, canonical.FlingDurationMs, v, canonical.ProfileEndpointHold)
+	}
+	origin, err := finitePoint(g.Origin, "gesture fling origin")
+	if err != nil {
+		return Plan{}, err
+	}
+	dist := float64(canonical.DefaultFlingDistance)
+	if g.Distance != nil {
+		dist = *g.Distance
+	}
+	if dist, err = positive(&dist, "gesture fling distance", "must be a positive number"); err != nil {
+		return Plan{}, err
+	}
+	to := origin.Add(flingVector(g.Direction, dist))
+	return planSingle(canonical.IntentFling, &origin, &to, canonical.FlingDurationMs, v, canonical.ProfileEndpointHold)
+}
+
+// flingVector is the finger's movement: "fling up" moves the finger up.
+func flingVector(d canonical.Direction, dist float64) canonical.Point {
+	switch d {
+	case canonical.DirectionUp:
+		return canonical.Point{Y: -dist}
+	case canonical.DirectionDown:
+		return canonical.Point{Y: dist}
+	case canonical.DirectionLeft:
+		return canonical.Point{X: -dist}
+	case canonical.DirectionRight:
+		return canonical.Point{X: dist}
+	}
+	// Normalization admits only the four directions; an unknown one from an
+	// internal caller cannot move, so its end point is not a number and the
+	// bounds check refuses it.
+	return canonical.Point{X: math.NaN(), Y: math.NaN()}
+}
+
+func planPan(g canonical.Gesture, v canonical.Viewport, prof profile) (Plan, error) {
+	d, err := durationOr(g.DurationMs, canonical.DefaultPanDurationMs, "gesture pan durationMs")
+	if err != nil {
+		return Plan{}, err
+	}
+	pc := 1.0
+	if g.PointerCount != nil {
+		pc = *g.PointerCount
+	}
+	if pc == 1 {
+		origin, err := finitePoint(g.Origin, "gesture pan origin")
+		if err != nil {
+			return Plan{}, err
+		}
+		delta, err := finitePoint(g.Delta, "gesture pan delta")
+		if err != nil {
+			return Plan{}, err
+		}
+		end := origin.Add(delta)
+		profile := g.ExecutionProfile
+		if profile == "" {
+			profile = canonical.ProfileTimedPan
+		}
+		return planSingle(canonical.IntentPan, &origin, &end, d, v, profile)
+	}
+	if pc != 2 {
+		return Plan{}, invalidf("gesture pan pointerCount must be 1 or 2").
+			WithHint("omit pointerCount for one finger or pass 2 for a two-finger pan")
+	}
+	return planTwo(twoContact{intent: canonical.IntentPan, origin: g.Origin, delta: g.Delta,
+		scale: 1, degrees: 0, durationMs: d}, v, prof)
+}
+
+// planSingle builds a one-contact plan: exactly its two endpoint samples.
+// Densifying is a transport concern (Android lowers to ~16 ms samples).
+func planSingle(intent canonical.Intent, from, to *canonical.Point, durationMs int, v canonical.Viewport,
+	profile canonical.ExecutionProfile) (Plan, error) {
+	start, err := finitePoint(from, "gesture "+string(intent)+" start")
+	if err != nil {
+		return Plan{}, err
+	}
+	end, err := finitePoint(to, "gesture "+string(intent)+" end")
+	if err != nil {
+		return Plan{}, err
+	}
+	samples := []Sample{{OffsetMs: 0, Point: start}, {OffsetMs: durationMs, Point: end}}
+	if err := checkBounds(samples, v, intent, 0); err != nil {
+		return Plan{}, err
+	}
+	return Plan{Topology: Single, Intent: intent, ExecutionProfile: profile, DurationMs: durationMs,
+		Viewport: v, Pointers: []Pointer{{PointerID: 0, Samples: samples}}}, nil
+}
+
+type twoContact struct {
+	intent     canonical.Intent
+	origin     *canonical.Point
+	delta      *canonical.Point
+	scale      float64
+	degrees    float64
+	durationMs int
+}
+
+// planTwo builds two synchronized trajectories around a moving centroid.
+// Translation, scale and rotation progress together in one uninterrupted
+// sequence so recognizers observe every component.
+func planTwo(in twoContact, v canonical.Viewport, prof profile) (Plan, error) {
+	name := "gesture " + string(in.intent)
+	start, err := finitePoint(in.origin, name+" origin")
+	if err != nil {
+		return Plan{}, err
+	}
+	delta, err := finitePoint(in.delta, name+" delta")
+	if err != nil {
+		return Plan{}, err
+	}
+	end := start.Add(delta)
+	fraction := otherSpanFraction
+	if in.intent == canonical.IntentPinch {
+		fraction = pinchSpanFraction
+	}
+	base := float64(math.Min(v.Width, v.Height) * fraction)
+	initial := base
+	if in.scale > 1 {
+		initial = base / in.scale
+	}
+	final := float64(initial * in.scale)
+	if math.Min(initial, final) < MinimumReliableSpan {
+		return Plan{}, canonical.NewError(canonical.CodeInvalidArgs, "Gesture trajectory does not fit inside the viewport").
+			WithHint(hintOutOfBounds).
+			With("intent", in.intent).With("viewport", v).
+			With("initialSpan", initial).With("finalSpan", final).
+			With("minimumReliableSpan", MinimumReliableSpan).
+			With("reason", canonical.ReasonOutOfBounds)
+	}
+	offsets, err := sampleOffsets(float64(in.durationMs), prof)
+	if err != nil {
+		return Plan{}, err
+	}
+	startDeg := -90.0
+	if in.intent == canonical.IntentPinch {
+		startDeg = prof.pinchAxisDegrees
+	}
+	radius := initial / 2
+	pointers := make([]Pointer, 2)
+	for id, side := range [2]float64{1, -1} {
+		samples := make([]Sample, len(offsets))
+		for i, off := range offsets {
+			samples[i] = Sample{OffsetMs: off, Point: contactPoint(start, end, radius, in, startDeg, side, off)}
+		}
+		if err := checkBounds(samples, v, in.intent, id); err != nil {
+			return Plan{}, err
+		}
+		pointers[id] = Pointer{PointerID: id, Samples: samples}
+	}
+	return Plan{Topology: Two, Intent: in.intent, DurationMs: in.durationMs, Viewport: v, Pointers: pointers}, nil
+}
+
+// contactPoint is one contact's position at an offset. t uses the rounded
+// offset, so the geometry matches the integer timeline exactly.
+func contactPoint(start, end canonical.Point, r0 float64, in twoContact, startDeg, side float64, offsetMs int) canonical.Point {
+	t := float64(offsetMs) / float64(in.durationMs)
+	cx := start.X + float64((end.X-start.X)*t)
+	cy := start.Y + float64((end.Y-start.Y)*t)
+	r := float64(r0 * float64(1+float64((in.scale-1)*t)))
+	theta := float64(float64(startDeg+float64(in.degrees*t))*math.Pi) / 180
+	return canonical.Point{
+		X: cx + float64(float64(math.Cos(theta)*r)*side),
+		Y: cy + float64(float64(math.Sin(theta)*r)*side),
+	}
+}
+
+// sampleOffsets is the frame timeline of a two-contact plan: about one frame
+// per 16 ms, at least three frames, Android rounding and Apple truncating
+// the frame count.
+func sampleOffsets(durationMs float64, prof profile) ([]int, error) {
+	if !canonical.IsFinite(durationMs) || durationMs <= 0 {
+		return nil, invalidf("gesture sample duration must be a positive finite number")
+	}
+	r := durationMs / frameMs
+	var frames float64
+	if prof.roundFrames {
+		frames = canonical.JSRound(r)
+	} else {
+		frames = math.Floor(r)
+	}
+	n := int(math.Max(minFrames, frames))
+	out := make([]int, n+1)
+	for i := range out {
+		out[i] = int(canonical.JSRound(float64(durationMs*float64(i)) / float64(n)))
+	}
+	return out, nil
+}
+
+// checkBounds refuses a trajectory with any sample outside the viewport's
+// 1-point inset, reporting non-finite points first.
+func checkBounds(samples []Sample, v canonical.Viewport, intent canonical.Intent, pointerID int) error {
+	maxX, maxY := v.X+v.Width-boundsInset, v.Y+v.Height-boundsInset
+	for _, s := range samples {
+		x, y := s.Point.X, s.Point.Y
+		if !canonical.IsFinite(x) || !canonical.IsFinite(y) {
+			return canonical.NewError(canonical.CodeInvalidArgs, "Gesture motion produces non-finite pointer coordinates").
+				WithHint(hintNonFinite).
+				With("intent", intent).With("pointerId", pointerID).
+				With("reason", canonical.ReasonNonFinite)
+		}
+		if x < v.X+boundsInset || x > maxX || y < v.Y+boundsInset || y > maxY {
+			return canonical.NewError(canonical.CodeInvalidArgs, "Gesture trajectory does not fit inside the viewport").
+				WithHint(hintOutOfBounds).
+				With("intent", intent).With("pointerId", pointerID).With("viewport", v).
+				With("sample", s).
+				With("reason", canonical.ReasonOutOfBounds)
+		}
+	}
+	return nil
+}
