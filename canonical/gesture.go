@@ -214,54 +214,98 @@ func numbersToFloat(v any) any {
 }
 
 // object is a decoded JSON object seen through JavaScript's eyes: a key that
-// is absent reads as undefined, a key holding null is present.
-type object map[string]any
-
-func asObject(v any) (object, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, NewError(CodeInvalidArgs, "gesture requires structured object input").
-			WithHint(`pass a JSON object such as {"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":0,"y":-80}}`)
-	}
-	return object(m), nil
+// is absent reads as undefined, a key holding null is present. path is where
+// the object sits in the input ("" for the top, "origin" for a point), so
+// errors can name the exact field.
+type object struct {
+	m    map[string]any
+	path string
 }
 
-func (o object) has(key string) bool { _, ok := o[key]; return ok }
+func asObject(v any, path string) (object, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		e := NewError(CodeInvalidArgs, "gesture requires structured object input").
+			WithHint(`pass a JSON object such as {"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":0,"y":-80}}`)
+		if path != "" {
+			e.With("field", path).WithHint(`"` + path + `" must be a point object such as {"x":200,"y":420}`)
+		}
+		return object{}, e
+	}
+	return object{m: m, path: path}, nil
+}
+
+func (o object) has(key string) bool { _, ok := o.m[key]; return ok }
+
+func (o object) field(key string) string {
+	if o.path == "" {
+		return key
+	}
+	return o.path + "." + key
+}
 
 func invalidf(format string, args ...any) *Error {
 	return Errorf(CodeInvalidArgs, format, args...)
 }
 
+// fieldError is agent-device's message plus what it leaves out: which field
+// (details.field) and how to fix it (the hint).
+func (o object) fieldError(key, hint, format string, args ...any) *Error {
+	return invalidf(format, args...).With("field", o.field(key)).WithHint(hint)
+}
+
 // finite reads a required finite number.
 func (o object) finite(key string) (float64, error) {
-	f, ok := o[key].(float64)
+	f, ok := o.m[key].(float64)
 	if !ok || !IsFinite(f) {
-		return 0, invalidf("Expected %s to be a finite number.", key)
+		return 0, o.fieldError(key, fmt.Sprintf("give %s as a plain number, for example %s", o.field(key), exampleFor(key)),
+			"Expected %s to be a finite number.", key)
 	}
 	return f, nil
 }
 
+func exampleFor(key string) string {
+	switch key {
+	case "scale":
+		return "0.5 to pinch in or 2 to spread"
+	case "degrees":
+		return "35 (clockwise) or -35"
+	}
+	return "200"
+}
+
 // integer reads an optional integer with optional bounds; nil when absent.
 func (o object) integer(key string, lo, hi *float64) (*float64, error) {
-	v, present := o[key]
+	v, present := o.m[key]
 	if !present {
 		return nil, nil
 	}
+	hint := o.field(key) + " takes a whole number" + rangeText(lo, hi)
 	f, ok := v.(float64)
 	if !ok || !IsInteger(f) {
-		return nil, invalidf("Expected %s to be an integer.", key)
+		return nil, o.fieldError(key, hint, "Expected %s to be an integer.", key)
 	}
 	if lo != nil && f < *lo {
-		return nil, invalidf("Expected %s to be at least %s.", key, FormatNumber(*lo))
+		return nil, o.fieldError(key, hint, "Expected %s to be at least %s.", key, FormatNumber(*lo))
 	}
 	if hi != nil && f > *hi {
-		return nil, invalidf("Expected %s to be at most %s.", key, FormatNumber(*hi))
+		return nil, o.fieldError(key, hint, "Expected %s to be at most %s.", key, FormatNumber(*hi))
 	}
 	return &f, nil
 }
 
+func rangeText(lo, hi *float64) string {
+	switch {
+	case lo != nil && hi != nil:
+		return " from " + FormatNumber(*lo) + " to " + FormatNumber(*hi)
+	case lo != nil:
+		return " of at least " + FormatNumber(*lo)
+	}
+	return ""
+}
+
 func (o object) oneOf(key string, allowed []string) (string, error) {
-	s, ok := o[key].(string)
+	s, ok := o.m[key].(string)
 	if ok {
 		for _, a := range allowed {
 			if s == a {
@@ -269,11 +313,17 @@ func (o object) oneOf(key string, allowed []string) (string, error) {
 			}
 		}
 	}
-	return "", invalidf("Expected %s to be one of: %s.", key, strings.Join(allowed, ", "))
+	hint := "use one of: " + strings.Join(allowed, ", ")
+	if ok {
+		if near := closest(s, allowed); near != "" {
+			hint = fmt.Sprintf("did you mean %q? %s", near, hint)
+		}
+	}
+	return "", o.fieldError(key, hint, "Expected %s to be one of: %s.", key, strings.Join(allowed, ", "))
 }
 
 func (o object) point(key string) (*Point, error) {
-	p, err := asObject(o[key])
+	p, err := asObject(o.m[key], o.field(key))
 	if err != nil {
 		return nil, err
 	}
@@ -296,9 +346,10 @@ func (o object) optionalPoint(key string) (*Point, error) {
 }
 
 func (o object) nonEmpty(key string) (string, error) {
-	s, ok := o[key].(string)
+	s, ok := o.m[key].(string)
 	if !ok || strings.TrimSpace(s) == "" {
-		return "", invalidf("Expected %s to be a non-empty string.", key)
+		return "", o.fieldError(key, key+` names an element: a selector such as id="card" or a snapshot ref such as @e3`,
+			"Expected %s to be a non-empty string.", key)
 	}
 	return strings.TrimSpace(s), nil
 }
@@ -319,7 +370,8 @@ func (o object) duration() (*int, error) {
 		return nil, err
 	}
 	if *d < MinDurationMs || *d > MaxDurationMs {
-		return nil, invalidf("Expected durationMs to be an integer between %d and %d.", MinDurationMs, MaxDurationMs)
+		return nil, o.fieldError("durationMs", "durationMs takes whole milliseconds from 16 to 10000",
+			"Expected durationMs to be an integer between %d and %d.", MinDurationMs, MaxDurationMs)
 	}
 	return toInt(d), nil
 }
@@ -328,7 +380,7 @@ func (o object) duration() (*int, error) {
 // §3) with agent-device's rules and messages, in its order, so the first
 // error reported is the same. Removed forms are refused with their rewrite.
 func NormalizeGesture(raw any) (GestureInput, error) {
-	o, err := asObject(raw)
+	o, err := asObject(raw, "")
 	if err != nil {
 		return GestureInput{}, err
 	}

@@ -49,7 +49,7 @@ type SwipeFlags struct {
 }
 
 func swipePoint(o object, key, name string) (Point, error) {
-	p, ok := o[key].(map[string]any)
+	p, ok := o.m[key].(map[string]any)
 	if !ok {
 		return Point{}, invalidf("%s must be a point", name)
 	}
@@ -71,12 +71,12 @@ func NormalizeSwipe(raw any) (SwipeInput, error) {
 	if !ok {
 		return SwipeInput{}, NewError(CodeInvalidArgs, "swipe requires structured object input")
 	}
-	o := object(m)
+	o := object{m: m}
 	if o.has("durationMs") {
 		return SwipeInput{}, removed("swipe does not accept durationMs; use gesture pan for timed movement", "durationMs")
 	}
 	s := SwipeInput{Count: 1, Pattern: PatternOneWay}
-	if v, present := o["pattern"]; present {
+	if v, present := o.m["pattern"]; present {
 		p, _ := v.(string)
 		if p != PatternOneWay && p != PatternPingPong {
 			return s, NewError(CodeInvalidArgs, "swipe pattern must be one-way or ping-pong").

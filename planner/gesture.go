@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/flow-runner/flow/canonical"
@@ -83,18 +84,21 @@ func checkViewport(vp canonical.Viewport) (canonical.Viewport, error) {
 		v    float64
 	}{{"x", vp.X}, {"y", vp.Y}, {"width", vp.Width}, {"height", vp.Height}} {
 		if !canonical.IsFinite(f.v) {
-			return vp, invalidf("gesture viewport %s must be a finite number", f.name)
+			return vp, invalidf("gesture viewport %s must be a finite number", f.name).
+				WithHint("the device reported an unusable viewport; pass --viewport X,Y,W,H with finite numbers")
 		}
 	}
 	if vp.Width <= 0 || vp.Height <= 0 {
-		return vp, invalidf("gesture viewport width and height must be positive")
+		return vp, invalidf("gesture viewport width and height must be positive").
+			WithHint("the viewport must have a positive size, for example --viewport 0,0,390,844")
 	}
 	return vp, nil
 }
 
 func finite(v *float64, name string) (float64, error) {
 	if v == nil || !canonical.IsFinite(*v) {
-		return 0, invalidf("%s must be a finite number", name)
+		return 0, invalidf("%s must be a finite number", name).
+			WithHint("coordinates, scale and degrees must be ordinary numbers; the gesture arithmetic overflowed or a value is missing")
 	}
 	return *v, nil
 }
@@ -105,7 +109,7 @@ func positive(v *float64, name, rule string) (float64, error) {
 		return 0, err
 	}
 	if f <= 0 {
-		return 0, invalidf("%s %s", name, rule)
+		return 0, invalidf("%s %s", name, rule).WithHint("use a value greater than 0")
 	}
 	return f, nil
 }
@@ -132,7 +136,8 @@ func intInRange(v *float64, def float64, lo, hi int, name string) (int, error) {
 		d = *v
 	}
 	if !canonical.IsInteger(d) || d < float64(lo) || d > float64(hi) {
-		return 0, invalidf("%s must be an integer between %d and %d", name, lo, hi)
+		return 0, invalidf("%s must be an integer between %d and %d", name, lo, hi).
+			WithHint(fmt.Sprintf("use whole milliseconds from %d to %d", lo, hi))
 	}
 	return int(d), nil
 }
@@ -333,7 +338,8 @@ func contactPoint(start, end canonical.Point, r0 float64, in twoContact, startDe
 // the frame count.
 func sampleOffsets(durationMs float64, prof profile) ([]int, error) {
 	if !canonical.IsFinite(durationMs) || durationMs <= 0 {
-		return nil, invalidf("gesture sample duration must be a positive finite number")
+		return nil, invalidf("gesture sample duration must be a positive finite number").
+			WithHint("use a duration from 16 to 10000 ms")
 	}
 	r := durationMs / frameMs
 	var frames float64
