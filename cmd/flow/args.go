@@ -53,7 +53,7 @@ func hoistArgs(app *cli.App, args []string) []string {
 		if !known {
 			if isNumber(a) || cmd.SkipFlagParsing {
 				pos = append(pos, a)
-			} else if keepsUnknownFlags(cmd) {
+			} else if keepsUnknownFlags(cmd) && len(pos) > 0 {
 				pos = append(pos, a)
 			} else {
 				flags = append(flags, a)
