@@ -97,8 +97,7 @@ func checkViewport(vp canonical.Viewport) (canonical.Viewport, error) {
 
 func finite(v *float64, name string) (float64, error) {
 	if v == nil || !canonical.IsFinite(*v) {
-		return 0, invalidf("%s must be a finite number", name).
-			WithHint("coordinates, scale and degrees must be ordinary numbers; the gesture arithmetic overflowed or a value is missing")
+		return 0, notFinite(name)
 	}
 	return *v, nil
 }
@@ -114,19 +113,25 @@ func positive(v *float64, name, rule string) (float64, error) {
 	return f, nil
 }
 
-func finitePoint(p *canonical.Point, name string) (canonical.Point, error) {
+// finitePoint checks both coordinates; the field is named "gesture <intent>
+// <role> x" in the error, built only when there is one.
+func finitePoint(p *canonical.Point, intent canonical.Intent, role string) (canonical.Point, error) {
+	name := func(axis string) string { return "gesture " + string(intent) + " " + role + " " + axis }
 	if p == nil {
-		return canonical.Point{}, invalidf("%s x must be a finite number", name)
+		return canonical.Point{}, notFinite(name("x"))
 	}
-	x, err := finite(&p.X, name+" x")
-	if err != nil {
-		return canonical.Point{}, err
+	if !canonical.IsFinite(p.X) {
+		return canonical.Point{}, notFinite(name("x"))
 	}
-	y, err := finite(&p.Y, name+" y")
-	if err != nil {
-		return canonical.Point{}, err
+	if !canonical.IsFinite(p.Y) {
+		return canonical.Point{}, notFinite(name("y"))
 	}
-	return canonical.Point{X: x, Y: y}, nil
+	return *p, nil
+}
+
+func notFinite(name string) error {
+	return invalidf("%s must be a finite number", name).
+		WithHint("coordinates, scale and degrees must be ordinary numbers; the gesture arithmetic overflowed or a value is missing")
 }
 
 // intInRange reads an optional integer duration with its default.
@@ -169,7 +174,7 @@ func planFling(g canonical.Gesture, v canonical.Viewport) (Plan, error) {
 	case "points":
 		return planSingle(canonical.IntentFling, g.From, g.To, canonical.FlingDurationMs, v, canonical.ProfileEndpointHold)
 	}
-	origin, err := finitePoint(g.Origin, "gesture fling origin")
+	origin, err := finitePoint(g.Origin, canonical.IntentFling, "origin")
 	if err != nil {
 		return Plan{}, err
 	}
@@ -212,11 +217,11 @@ func planPan(g canonical.Gesture, v canonical.Viewport, prof profile) (Plan, err
 		pc = *g.PointerCount
 	}
 	if pc == 1 {
-		origin, err := finitePoint(g.Origin, "gesture pan origin")
+		origin, err := finitePoint(g.Origin, canonical.IntentPan, "origin")
 		if err != nil {
 			return Plan{}, err
 		}
-		delta, err := finitePoint(g.Delta, "gesture pan delta")
+		delta, err := finitePoint(g.Delta, canonical.IntentPan, "delta")
 		if err != nil {
 			return Plan{}, err
 		}
@@ -239,11 +244,11 @@ func planPan(g canonical.Gesture, v canonical.Viewport, prof profile) (Plan, err
 // Densifying is a transport concern (Android lowers to ~16 ms samples).
 func planSingle(intent canonical.Intent, from, to *canonical.Point, durationMs int, v canonical.Viewport,
 	profile canonical.ExecutionProfile) (Plan, error) {
-	start, err := finitePoint(from, "gesture "+string(intent)+" start")
+	start, err := finitePoint(from, intent, "start")
 	if err != nil {
 		return Plan{}, err
 	}
-	end, err := finitePoint(to, "gesture "+string(intent)+" end")
+	end, err := finitePoint(to, intent, "end")
 	if err != nil {
 		return Plan{}, err
 	}
@@ -268,12 +273,11 @@ type twoContact struct {
 // Translation, scale and rotation progress together in one uninterrupted
 // sequence so recognizers observe every component.
 func planTwo(in twoContact, v canonical.Viewport, prof profile) (Plan, error) {
-	name := "gesture " + string(in.intent)
-	start, err := finitePoint(in.origin, name+" origin")
+	start, err := finitePoint(in.origin, in.intent, "origin")
 	if err != nil {
 		return Plan{}, err
 	}
-	delta, err := finitePoint(in.delta, name+" delta")
+	delta, err := finitePoint(in.delta, in.intent, "delta")
 	if err != nil {
 		return Plan{}, err
 	}
@@ -296,7 +300,7 @@ func planTwo(in twoContact, v canonical.Viewport, prof profile) (Plan, error) {
 			With("minimumReliableSpan", MinimumReliableSpan).
 			With("reason", canonical.ReasonOutOfBounds)
 	}
-	offsets, err := sampleOffsets(float64(in.durationMs), prof)
+	frames, err := frameCount(float64(in.durationMs), prof)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -305,40 +309,69 @@ func planTwo(in twoContact, v canonical.Viewport, prof profile) (Plan, error) {
 		startDeg = prof.pinchAxisDegrees
 	}
 	radius := initial / 2
-	pointers := make([]Pointer, 2)
-	for id, side := range [2]float64{1, -1} {
-		samples := make([]Sample, len(offsets))
-		for i, off := range offsets {
-			samples[i] = Sample{OffsetMs: off, Point: contactPoint(start, end, radius, in, startDeg, side, off)}
-		}
-		if err := checkBounds(samples, v, in.intent, id); err != nil {
-			return Plan{}, err
-		}
-		pointers[id] = Pointer{PointerID: id, Samples: samples}
+	// Both contacts share the centroid, radius and angle of each frame (the
+	// second is the first mirrored through the centroid), so each is
+	// computed once; with no rotation the angle is the same for every frame
+	// and its trig is computed once for the whole plan. The arithmetic per
+	// point is unchanged, so results are bit-identical to per-pointer
+	// evaluation.
+	n := frames + 1
+	backing := make([]Sample, 2*n)
+	first, second := backing[:n:n], backing[n:]
+	fixedCos, fixedSin := 0.0, 0.0
+	if in.degrees == 0 {
+		theta := float64(startDeg*math.Pi) / 180
+		fixedCos, fixedSin = math.Cos(theta), math.Sin(theta)
 	}
+	for i := range n {
+		off := frameOffset(in.durationMs, i, frames)
+		t := float64(off) / float64(in.durationMs)
+		cx := start.X + float64((end.X-start.X)*t)
+		cy := start.Y + float64((end.Y-start.Y)*t)
+		r := float64(radius * float64(1+float64((in.scale-1)*t)))
+		cos, sin := fixedCos, fixedSin
+		if in.degrees != 0 {
+			theta := float64(float64(startDeg+float64(in.degrees*t))*math.Pi) / 180
+			cos, sin = math.Cos(theta), math.Sin(theta)
+		}
+		dx, dy := float64(cos*r), float64(sin*r)
+		first[i] = Sample{OffsetMs: off, Point: canonical.Point{X: cx + dx, Y: cy + dy}}
+		second[i] = Sample{OffsetMs: off, Point: canonical.Point{X: cx + float64(-dx), Y: cy + float64(-dy)}}
+	}
+	if err := checkBounds(first, v, in.intent, 0); err != nil {
+		return Plan{}, err
+	}
+	if err := checkBounds(second, v, in.intent, 1); err != nil {
+		return Plan{}, err
+	}
+	pointers := []Pointer{{PointerID: 0, Samples: first}, {PointerID: 1, Samples: second}}
 	return Plan{Topology: Two, Intent: in.intent, DurationMs: in.durationMs, Viewport: v, Pointers: pointers}, nil
 }
 
-// contactPoint is one contact's position at an offset. t uses the rounded
-// offset, so the geometry matches the integer timeline exactly.
-func contactPoint(start, end canonical.Point, r0 float64, in twoContact, startDeg, side float64, offsetMs int) canonical.Point {
-	t := float64(offsetMs) / float64(in.durationMs)
-	cx := start.X + float64((end.X-start.X)*t)
-	cy := start.Y + float64((end.Y-start.Y)*t)
-	r := float64(r0 * float64(1+float64((in.scale-1)*t)))
-	theta := float64(float64(startDeg+float64(in.degrees*t))*math.Pi) / 180
-	return canonical.Point{
-		X: cx + float64(float64(math.Cos(theta)*r)*side),
-		Y: cy + float64(float64(math.Sin(theta)*r)*side),
+// SampleOffsets is the frame timeline of a platform's sampling profile:
+// about one frame per 16 ms, at least three frames, Android rounding and
+// every other platform truncating the frame count. Two-contact plans use it,
+// and the Android transport densifies one-contact plans with the same
+// timeline (ADR 0013), so there is one definition.
+func SampleOffsets(durationMs int, platform Platform) ([]int, error) {
+	prof, err := profileFor(platform)
+	if err != nil {
+		return nil, err
 	}
+	frames, err := frameCount(float64(durationMs), prof)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, frames+1)
+	for i := range out {
+		out[i] = frameOffset(durationMs, i, frames)
+	}
+	return out, nil
 }
 
-// sampleOffsets is the frame timeline of a two-contact plan: about one frame
-// per 16 ms, at least three frames, Android rounding and Apple truncating
-// the frame count.
-func sampleOffsets(durationMs float64, prof profile) ([]int, error) {
+func frameCount(durationMs float64, prof profile) (int, error) {
 	if !canonical.IsFinite(durationMs) || durationMs <= 0 {
-		return nil, invalidf("gesture sample duration must be a positive finite number").
+		return 0, invalidf("gesture sample duration must be a positive finite number").
 			WithHint("use a duration from 16 to 10000 ms")
 	}
 	r := durationMs / frameMs
@@ -348,12 +381,13 @@ func sampleOffsets(durationMs float64, prof profile) ([]int, error) {
 	} else {
 		frames = math.Floor(r)
 	}
-	n := int(math.Max(minFrames, frames))
-	out := make([]int, n+1)
-	for i := range out {
-		out[i] = int(canonical.JSRound(float64(durationMs*float64(i)) / float64(n)))
-	}
-	return out, nil
+	return int(math.Max(minFrames, frames)), nil
+}
+
+// frameOffset is frame i of n on the integer timeline: round(d*i/n), all
+// positive, so Math.round and JSRound agree.
+func frameOffset(durationMs, i, frames int) int {
+	return int(canonical.JSRound(float64(float64(durationMs)*float64(i)) / float64(frames)))
 }
 
 // checkBounds refuses a trajectory with any sample outside the viewport's
