@@ -21,9 +21,10 @@ func JSRound(x float64) float64 {
 	}
 	f := math.Floor(x)
 	if x-f >= 0.5 {
-		return f + 1
+		f++
 	}
 	if f == 0 && math.Signbit(x) {
+		// Math.round keeps the sign of a negative that rounds to zero.
 		return math.Copysign(0, -1)
 	}
 	return f

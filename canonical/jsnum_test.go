@@ -15,6 +15,14 @@ func TestJSRound(t *testing.T) {
 			t.Errorf("JSRound(%v) = %v, want %v", in, got, want)
 		}
 	}
+	for _, in := range []float64{-0.3, -0.5, math.Copysign(0, -1)} {
+		if got := canonical.JSRound(in); got != 0 || !math.Signbit(got) {
+			t.Errorf("JSRound(%v) = %v, want -0 as Math.round gives", in, got)
+		}
+	}
+	if got := canonical.JSRound(0.3); math.Signbit(got) {
+		t.Errorf("JSRound(0.3) = -0, want +0")
+	}
 }
 
 func TestParseNumber(t *testing.T) {

@@ -60,6 +60,10 @@ func TestPlanCLI(t *testing.T) {
 		{"unknown_flag", []string{"plan", "--frobnicate", "--", "gesture", "pinch", "0.5"}, 2},
 		{"flow_file_not_yet", []string{"plan", "flows/login.yaml"}, 3},
 		{"fling_preset_ios", []string{"plan", "--platform", "ios", "--viewport", "0,47,390,797", "--", "gesture", "swipe", "left"}, 0},
+		{"lower_android_fling", []string{"plan", "--lower", "android", "--", "gesture", "fling", "up", "540", "1500"}, 0},
+		{"lower_ios_fling", []string{"plan", "--lower", "ios", "--platform", "ios", "--app-id", "com.example.shop", "--", "gesture", "fling", "up", "195", "600"}, 0},
+		{"lower_webdriver_preset", []string{"plan", "--lower", "webdriver", "--platform", "web", "--", "gesture", "swipe", "left"}, 0},
+		{"lower_unknown_target", []string{"plan", "--lower", "adb", "--", "gesture", "swipe", "left"}, 2},
 		{"swipe_series", []string{"plan", "--platform", "ios", "--viewport", "0,0,390,844", "--", "swipe", "320", "500", "40", "500", "--count", "2", "--pattern", "ping-pong"}, 0},
 	}
 	for _, tc := range cases {

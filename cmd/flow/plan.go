@@ -27,7 +27,7 @@ func planCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "platform", Value: "android", Usage: "planning profile: android, ios or web"},
 			&cli.StringFlag{Name: "viewport", Usage: "viewport X,Y,W,H (default: a phone of the platform: android 0,0,1080,2400; ios and web 0,0,390,844)"},
 			&cli.StringFlag{Name: "lower", Usage: "print the transport payload instead of the plan: android, ios or webdriver"},
-			&cli.StringFlag{Name: "app-id", Value: "com.example.app", Usage: "bundle id put in the iOS runner request (--lower ios)"},
+			&cli.StringFlag{Name: "app-id", Usage: "bundle id put in the iOS runner request (--lower ios); omitted targets the app in front"},
 			&cli.BoolFlag{Name: "jsonl", Usage: `read JSON lines {"input":{...},"viewport":{...},"platform":"..."} from stdin; write {"plan":...} or {"error":...} per line`},
 			&cli.BoolFlag{Name: "json", Usage: "print errors as JSON"},
 		},
