@@ -83,7 +83,7 @@ func BenchmarkPlanFile(b *testing.B) {
 		}
 		m := raw.(map[string]any)
 		intent, _ := m["intent"].(map[string]any)
-		in := input{g: gestureFromIntentJSON(intent), vp: viewportOf(m["viewport"]), p: planner.Platform(str(m["platform"]))}
+		in := input{g: planner.DecodeIntent(intent), vp: planner.DecodeViewport(m["viewport"]), p: planner.Platform(platformOf(m))}
 		if _, err := planner.Gesture(in.g, in.vp, in.p); err != nil {
 			b.Fatalf("benchmark input does not plan: %v", err)
 		}
@@ -101,3 +101,5 @@ func BenchmarkPlanFile(b *testing.B) {
 		}
 	}
 }
+
+func platformOf(m map[string]any) string { s, _ := m["platform"].(string); return s }

@@ -185,26 +185,28 @@ func planFling(g canonical.Gesture, v canonical.Viewport) (Plan, error) {
 	if dist, err = positive(&dist, "gesture fling distance", "must be a positive number"); err != nil {
 		return Plan{}, err
 	}
-	to := origin.Add(flingVector(g.Direction, dist))
+	vec, err := flingVector(g.Direction, dist)
+	if err != nil {
+		return Plan{}, err
+	}
+	to := origin.Add(vec)
 	return planSingle(canonical.IntentFling, &origin, &to, canonical.FlingDurationMs, v, canonical.ProfileEndpointHold)
 }
 
 // flingVector is the finger's movement: "fling up" moves the finger up.
-func flingVector(d canonical.Direction, dist float64) canonical.Point {
+func flingVector(d canonical.Direction, dist float64) (canonical.Point, error) {
 	switch d {
 	case canonical.DirectionUp:
-		return canonical.Point{Y: -dist}
+		return canonical.Point{Y: -dist}, nil
 	case canonical.DirectionDown:
-		return canonical.Point{Y: dist}
+		return canonical.Point{Y: dist}, nil
 	case canonical.DirectionLeft:
-		return canonical.Point{X: -dist}
+		return canonical.Point{X: -dist}, nil
 	case canonical.DirectionRight:
-		return canonical.Point{X: dist}
+		return canonical.Point{X: dist}, nil
 	}
-	// Normalization admits only the four directions; an unknown one from an
-	// internal caller cannot move, so its end point is not a number and the
-	// bounds check refuses it.
-	return canonical.Point{X: math.NaN(), Y: math.NaN()}
+	return canonical.Point{}, invalidf("gesture fling direction %q must be one of: up, down, left, right", string(d)).
+		WithHint("fling up moves the finger up; use up, down, left or right")
 }
 
 func planPan(g canonical.Gesture, v canonical.Viewport, prof profile) (Plan, error) {

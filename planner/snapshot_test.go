@@ -184,3 +184,58 @@ func TestPlanJSONShape(t *testing.T) {
 		})
 	}
 }
+
+// TestDragErrorSnapshots pins every drag refusal.
+func TestDragErrorSnapshots(t *testing.T) {
+	t.Parallel()
+	from, to := canonical.Point{X: 110, Y: 130}, canonical.Point{X: 300, Y: 600}
+	cases := map[string]planner.DragPoints{
+		"source_hold_zero":       {From: from, To: to, SourceHoldMs: f(0)},
+		"move_too_short":         {From: from, To: to, MoveMs: f(15)},
+		"move_fractional":        {From: from, To: to, MoveMs: f(100.5)},
+		"destination_hold_over":  {From: from, To: to, DestinationHoldMs: f(10001)},
+		"total_over_10s":         {From: from, To: to, SourceHoldMs: f(9000), MoveMs: f(1000), DestinationHoldMs: f(1)},
+		"destination_off_screen": {From: from, To: canonical.Point{X: 300, Y: 2000}},
+		"source_not_finite":      {From: canonical.Point{X: nan(), Y: 1}, To: to},
+	}
+	for name, in := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, err := planner.Drag(in, iPhone())
+			ce, ok := canonical.AsError(err)
+			if !ok {
+				t.Fatalf("want a coded error, got %v", err)
+			}
+			data, _ := json.Marshal(ce)
+			snaps.MatchJSON(t, data)
+		})
+	}
+}
+
+// TestIntentAndPlatformErrorSnapshots pins refusals of inputs only internal
+// callers can build.
+func TestIntentAndPlatformErrorSnapshots(t *testing.T) {
+	t.Parallel()
+	cases := map[string]struct {
+		g canonical.Gesture
+		p planner.Platform
+	}{
+		"unknown_intent":          {canonical.Gesture{Intent: "wiggle"}, planner.IOS},
+		"unknown_platform":        {canonical.Gesture{Intent: canonical.IntentPinch, Scale: f(0.5)}, "tvos"},
+		"transform_no_origin":     {canonical.Gesture{Intent: canonical.IntentTransform, Scale: f(1), Degrees: f(0)}, planner.IOS},
+		"fling_unknown_direction": {canonical.Gesture{Intent: canonical.IntentFling, Direction: "north", Origin: pt(100, 100)}, planner.IOS},
+		"rotate_nan":              {canonical.Gesture{Intent: canonical.IntentRotate, Degrees: f(nan())}, planner.IOS},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, err := planner.Gesture(tc.g, iPhone(), tc.p)
+			ce, ok := canonical.AsError(err)
+			if !ok {
+				t.Fatalf("want a coded error, got %v", err)
+			}
+			data, _ := json.Marshal(ce)
+			snaps.MatchJSON(t, data)
+		})
+	}
+}

@@ -244,9 +244,11 @@ func planJSONLine(text []byte, o planOptions) (map[string]any, error) {
 		}
 	}
 	if v, ok := m["viewport"]; ok {
-		if o.viewport, err = viewportFromJSON(v); err != nil {
-			return nil, err
+		if _, isObject := v.(map[string]any); !isObject {
+			return nil, canonical.NewError(canonical.CodeInvalidArgs, "viewport must be an object {x, y, width, height}").
+				WithHint(`write "viewport":{"x":0,"y":0,"width":390,"height":844}`)
 		}
+		o.viewport = planner.DecodeViewport(v)
 	}
 	key := "plan"
 	if o.lower != "" {
@@ -279,23 +281,3 @@ func planJSONLine(text []byte, o planOptions) (map[string]any, error) {
 	return map[string]any{key: out}, nil
 }
 
-// viewportFromJSON reads {"x","y","width","height"}; the planner checks
-// finiteness and sign with agent-device's messages, so a missing or
-// non-numeric field becomes NaN here and is refused there.
-func viewportFromJSON(v any) (canonical.Viewport, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return canonical.Viewport{}, canonical.NewError(canonical.CodeInvalidArgs, "viewport must be an object {x, y, width, height}").
-			WithHint(`write "viewport":{"x":0,"y":0,"width":390,"height":844}`)
-	}
-	num := func(k string) float64 {
-		f, ok := m[k].(float64)
-		if !ok {
-			return nanValue()
-		}
-		return f
-	}
-	return canonical.Viewport{X: num("x"), Y: num("y"), Width: num("width"), Height: num("height")}, nil
-}
-
-func nanValue() float64 { return canonical.ParseNumber("NaN") }

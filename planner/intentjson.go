@@ -1,4 +1,4 @@
-package planner_test
+package planner
 
 import (
 	"math"
@@ -6,12 +6,14 @@ import (
 	"github.com/flow-runner/flow/canonical"
 )
 
-// gestureFromIntentJSON reads a planner intent as agent-device's planGesture
-// takes it ({"intent":"pinch","scale":0.5,...}). It is how the fixture and
-// the side-by-side benchmark feed internal seams (fling from/to, pan with
-// endpoint-hold) that public input cannot express. Non-numbers become NaN so
-// the planner refuses them as agent-device does.
-func gestureFromIntentJSON(m map[string]any) canonical.Gesture {
+// DecodeIntent reads a planner intent in agent-device's wire form
+// ({"intent":"pinch","scale":0.5,...}), as decoded by canonical.DecodeJSON.
+// It is NOT a public input surface (public input goes through
+// canonical.NormalizeGesture, which refuses executionProfile): the
+// agreement fixture and the side-by-side benchmark use it to feed internal
+// seams such as fling from/to and the endpoint-hold pan. Non-numbers become
+// NaN so the planner refuses them as agent-device's planner does.
+func DecodeIntent(m map[string]any) canonical.Gesture {
 	g := canonical.Gesture{Intent: canonical.Intent(str(m["intent"]))}
 	g.Origin, g.Delta = pointOf(m, "origin"), pointOf(m, "delta")
 	g.From, g.To = pointOf(m, "from"), pointOf(m, "to")
@@ -56,7 +58,9 @@ func pointOf(m map[string]any, k string) *canonical.Point {
 	return &canonical.Point{X: x, Y: y}
 }
 
-func viewportOf(v any) canonical.Viewport {
+// DecodeViewport reads {"x","y","width","height"}; a missing or non-numeric
+// field becomes NaN, which the planner refuses with agent-device's message.
+func DecodeViewport(v any) canonical.Viewport {
 	m, _ := v.(map[string]any)
 	get := func(k string) float64 {
 		if f, ok := m[k].(float64); ok {
