@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/flow-runner/flow/canonical"
@@ -132,6 +133,25 @@ func Lower(plan planner.Plan) (TransportPlan, error) {
 type progress func(u float64, segmentMs int) float64
 
 func linear(u float64, _ int) float64 { return u }
+
+// LowerScroll lowers the physical movement of a scroll with a controlled
+// release: inside each segment the contact accelerates over the first frame
+// (at most half the segment), then decelerates to rest at the segment end,
+// so the content stops where the finger lifts instead of flinging on.
+// Gestures never use it; the scroll command's Android path does (§5.1, §5.4).
+func LowerScroll(plan planner.Plan) (TransportPlan, error) {
+	return lower(plan, controlledRelease)
+}
+
+// controlledRelease is the §5.1 ease: with n = min(16/D, 0.5), quadratic
+// acceleration until n, then a quadratic approach to the end.
+func controlledRelease(u float64, segmentMs int) float64 {
+	n := math.Min(16/float64(segmentMs), 0.5)
+	if u < n {
+		return float64(u*u) / n
+	}
+	return 1 - float64((1-u)*(1-u))/(1-n)
+}
 
 func lower(plan planner.Plan, move progress) (TransportPlan, error) {
 	kind := kindOf(plan.Topology)

@@ -362,3 +362,29 @@ func TestLowerRejectsMalformedPlans(t *testing.T) {
 		})
 	}
 }
+
+// TestLowerScrollControlledRelease checks §5.1's verified controlled-release
+// example: a 100 ms pan from y 1500 to 900 eases to rest.
+func TestLowerScrollControlledRelease(t *testing.T) {
+	t.Parallel()
+	d := 100.0
+	p, err := planner.Gesture(canonical.Gesture{Intent: canonical.IntentPan, Origin: &canonical.Point{X: 540, Y: 1500},
+		Delta: &canonical.Point{X: 0, Y: -600}, DurationMs: &d}, canonical.Viewport{Width: 1080, Height: 2400}, planner.Android)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := android.LowerScroll(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{1500, 1392.07, 1220.64, 1078.57, 977.79, 920.64, 900}
+	got := tp.Pointers()[0].Samples
+	if len(got) != len(want) {
+		t.Fatalf("%d samples, want %d", len(got), len(want))
+	}
+	for i, s := range got {
+		if math.Abs(s.Y-want[i]) > 0.01 {
+			t.Errorf("sample %d at %d ms: y=%v, want %v", i, s.OffsetMs, s.Y, want[i])
+		}
+	}
+}
