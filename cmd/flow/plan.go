@@ -280,4 +280,3 @@ func planJSONLine(text []byte, o planOptions) (map[string]any, error) {
 	}
 	return map[string]any{key: out}, nil
 }
-
