@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/gkampitakis/go-snaps v0.5.25
 	github.com/urfave/cli/v2 v2.27.7
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -1,6 +1,8 @@
 package canonical
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"regexp"
@@ -111,4 +113,16 @@ func FormatNumber(x float64) string {
 	sign := exp[0]
 	digits := strings.TrimLeft(exp[1:], "0")
 	return mant + "e" + string(sign) + digits
+}
+
+// jsonMarshalNoEscape encodes v as JSON without HTML escaping, so snapshots
+// and reports show "<" and "&" as written.
+func jsonMarshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

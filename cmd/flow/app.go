@@ -65,6 +65,7 @@ func newApp(env Env) *cli.App {
 		},
 		Commands: []*cli.Command{
 			planCommand(env),
+			checkCommand(env),
 		},
 	}
 	for _, c := range app.Commands {

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/maestro"
 )
 
 // renderError prints an error as contracts §2 specifies: for people,
@@ -20,5 +22,36 @@ func renderError(w io.Writer, e *canonical.Error, asJSON bool) {
 	fmt.Fprintln(w, e.Error())
 	if e.Hint != "" {
 		fmt.Fprintf(w, "  hint: %s\n", e.Hint)
+	}
+}
+
+// renderWithSnippet prints an error for people with the source line and a
+// caret under the column when the position is known and the file readable.
+func renderWithSnippet(w io.Writer, src maestro.Source, e *canonical.Error, prefix string) {
+	fmt.Fprintf(w, "%s%s\n", prefix, e.Error())
+	if e.Hint != "" {
+		for i, line := range strings.Split(e.Hint, "\n") {
+			if i == 0 {
+				fmt.Fprintf(w, "  hint: %s\n", line)
+			} else {
+				fmt.Fprintf(w, "        %s\n", line)
+			}
+		}
+	}
+	if e.Pos.File == "" || e.Pos.Line == 0 || src == nil {
+		return
+	}
+	data, err := src.ReadFile(e.Pos.File)
+	if err != nil {
+		return
+	}
+	lines := strings.Split(string(data), "\n")
+	if e.Pos.Line > len(lines) {
+		return
+	}
+	text := strings.TrimRight(lines[e.Pos.Line-1], "\r")
+	fmt.Fprintf(w, "  %4d | %s\n", e.Pos.Line, text)
+	if e.Pos.Col > 0 {
+		fmt.Fprintf(w, "       | %s^\n", strings.Repeat(" ", e.Pos.Col-1))
 	}
 }

@@ -1,0 +1,534 @@
+package maestro
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/compat"
+)
+
+// Source is where the loader reads files. Paths are slash-separated; the CLI
+// passes the real file system, tests an in-memory one.
+type Source interface {
+	ReadFile(name string) ([]byte, error)
+	Stat(name string) (fs.FileInfo, error)
+	ReadDir(name string) ([]fs.DirEntry, error)
+}
+
+// Loader loads flow files and everything they reference (subflows, scripts,
+// media) at load time, as Maestro does. It caches each file, so a subflow
+// used by many flows is read and checked once.
+type Loader struct {
+	src      Source
+	flows    map[string]*canonical.Flow
+	failed   map[string]bool
+	loading  []string
+	order    []string
+	problems []*canonical.Error
+	warnings []*canonical.Error
+}
+
+// NewLoader returns a loader reading from src.
+func NewLoader(src Source) *Loader {
+	return &Loader{src: src, flows: map[string]*canonical.Flow{}, failed: map[string]bool{}}
+}
+
+// Flows are every flow file loaded so far, subflows included, each once,
+// in the order they finished loading.
+func (l *Loader) Flows() []*canonical.Flow {
+	out := make([]*canonical.Flow, 0, len(l.order))
+	for _, p := range l.order {
+		out = append(out, l.flows[p])
+	}
+	return out
+}
+
+// Problems are every error found so far, in the order found.
+func (l *Loader) Problems() []*canonical.Error { return l.problems }
+
+// Warnings are what Maestro accepts but a reader should know (ignored keys,
+// clamped durations, near-miss header keys).
+func (l *Loader) Warnings() []*canonical.Error { return l.warnings }
+
+// LoadError carries every problem of a load; errors.As finds the first
+// *canonical.Error in it.
+type LoadError struct {
+	Problems []*canonical.Error
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}
+
+// Unwrap exposes each problem to errors.As and errors.Is.
+func (e *LoadError) Unwrap() []error {
+	out := make([]error, len(e.Problems))
+	for i, p := range e.Problems {
+		out[i] = p
+	}
+	return out
+}
+
+// fileCtx is what commands need to know about the file they are in.
+type fileCtx struct {
+	path  string
+	dir   string
+	appID canonical.Template
+}
+
+// Load loads one flow file and the files it references. The error, if any,
+// is a *LoadError listing every problem found in this file and its
+// subflows.
+func (l *Loader) Load(file string) (*canonical.Flow, error) {
+	before := len(l.problems)
+	f := l.load(file, nil, canonical.Pos{})
+	if len(l.problems) > before || f == nil {
+		return f, &LoadError{Problems: append([]*canonical.Error{}, l.problems[before:]...)}
+	}
+	return f, nil
+}
+
+// LoadBytes loads a flow from memory (tests, fuzzing, stdin). Files it
+// references are read from the Source relative to file's directory.
+func (l *Loader) LoadBytes(file string, data []byte) (*canonical.Flow, error) {
+	before := len(l.problems)
+	file = path.Clean(file)
+	f := l.parse(file, data)
+	if f != nil {
+		l.flows[file] = f
+		l.order = append(l.order, file)
+	}
+	if len(l.problems) > before || f == nil {
+		return f, &LoadError{Problems: append([]*canonical.Error{}, l.problems[before:]...)}
+	}
+	return f, nil
+}
+
+func (l *Loader) problem(e *canonical.Error) { l.problems = append(l.problems, e) }
+
+// load returns the cached or freshly parsed flow; nil when it cannot be
+// read or parsed (the problem is recorded once, in the file itself).
+func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.Flow {
+	file = path.Clean(file)
+	if f, ok := l.flows[file]; ok {
+		return f
+	}
+	if l.failed[file] {
+		return nil
+	}
+	for i, p := range l.loading {
+		if p == file {
+			chain := append(append([]string{}, l.loading[i:]...), file)
+			l.problem(canonical.Errorf(canonical.CodeInvalidArgs, "runFlow cycle: %s", strings.Join(chain, " -> ")).
+				At(at).WithHint("a flow cannot run itself, directly or through its subflows; Maestro overflows its stack here"))
+			return nil
+		}
+	}
+	data, err := l.src.ReadFile(file)
+	if err != nil {
+		e := canonical.Errorf(canonical.CodeInvalidArgs, "cannot read flow file %s: %s", file, errText(err)).
+			At(canonical.Pos{File: file}).WithHint("check the path; flow paths are relative to the current directory")
+		if from != nil {
+			e.Pos = at
+		}
+		l.failed[file] = true
+		l.problem(e)
+		return nil
+	}
+	l.loading = append(l.loading, file)
+	f := l.parse(file, data)
+	l.loading = l.loading[:len(l.loading)-1]
+	if f == nil {
+		l.failed[file] = true
+	} else {
+		l.flows[file] = f
+		l.order = append(l.order, file)
+	}
+	return f
+}
+
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// parse reads the two documents of a flow file: the header and the command
+// list (maestro-reference §3.1).
+func (l *Loader) parse(file string, data []byte) *canonical.Flow {
+	d := &decoder{file: file}
+	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
+	docs, err := documents(data)
+	if err != nil {
+		line := yamlErrorLine(err)
+		l.problem(canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", yamlErrorText(err)).
+			At(canonical.Pos{File: file, Line: line}).Wrap(err).
+			WithHint("fix the YAML syntax near this line: check indentation, colons and quotes"))
+		return nil
+	}
+	switch {
+	case len(docs) == 0:
+		l.problem(d.errorf(nil, "flow file is empty").
+			WithHint("a flow is a header (appId: ...), a line with ---, then the list of commands"))
+		return nil
+	case len(docs) == 1:
+		n := docs[0]
+		if n.Kind == yaml.SequenceNode {
+			l.problem(d.errorf(n, "flow has commands but no header").
+				WithHint("start the file with\nappId: com.example.app\n---"))
+		} else {
+			l.problem(d.errorf(n, "flow has a header but no commands").
+				WithHint("after the header write a line with --- and then the commands, one per line starting with -"))
+		}
+		return nil
+	case len(docs) > 2:
+		l.problem(d.errorf(docs[2], "flow file has %d documents; a flow has exactly a header and a command list", len(docs)).
+			WithHint("remove the extra --- separators: only one goes between the header and the commands"))
+		return nil
+	}
+	f := &canonical.Flow{File: file, Name: stem(file), Pos: d.pos(docs[0])}
+	fc := &fileCtx{path: file, dir: path.Dir(file)}
+	if !l.header(d, docs[0], f, fc) {
+		return nil
+	}
+	cmds := docs[1]
+	if cmds.Kind != yaml.SequenceNode {
+		l.problem(d.errorf(cmds, "the commands must be a list, got %s", kindName(cmds)).
+			WithHint("write each command on its own line starting with \"- \", for example\n- launchApp\n- tapOn: \"Log in\""))
+		return nil
+	}
+	if len(cmds.Content) == 0 {
+		l.problem(d.errorf(cmds, "flow has no commands").WithHint("add at least one command after ---, for example - launchApp"))
+		return nil
+	}
+	before := len(l.problems)
+	f.Commands = l.commands(d, fc, cmds)
+	if len(l.problems) > before {
+		return nil
+	}
+	return f
+}
+
+// documents splits a file into its non-empty YAML documents.
+func documents(data []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var out []*yaml.Node
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(n.Content) == 0 || isNull(n.Content[0]) {
+			continue
+		}
+		out = append(out, n.Content[0])
+	}
+}
+
+func stem(file string) string {
+	base := path.Base(file)
+	return strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
+}
+
+func headerKeys() []string {
+	return []string{"appId", "url", "name", "tags", "env", "onFlowStart", "onFlowComplete", "jsEngine"}
+}
+
+// header reads the flow's first document (maestro-reference §3.2). Unknown
+// keys are accepted as Maestro does; a near-miss of a known key is warned.
+func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx) bool {
+	if n.Kind != yaml.MappingNode {
+		l.problem(d.errorf(n, "the flow header must be a mapping, got %s", kindName(n)).
+			WithHint("the first document holds appId: ..., and the commands follow after ---"))
+		return false
+	}
+	ps, err := d.pairs(n)
+	if err != nil {
+		l.problem(canonical.Coded(err))
+		return false
+	}
+	ok := true
+	fail := func(err error) {
+		l.problem(canonical.Coded(err))
+		ok = false
+	}
+	var hasApp bool
+	var starts, completes *yaml.Node
+	for _, p := range ps {
+		switch p.key {
+		case "appId", "url":
+			if hasApp {
+				fail(d.errorf(p.keyN, "the header gives both appId and url").WithHint("keep one: url is an alias of appId"))
+				continue
+			}
+			hasApp = true
+			t, err := d.template(p.value, p.key)
+			if err != nil {
+				fail(err)
+				continue
+			}
+			f.AppID, fc.appID = t, t
+			f.Web = regexp.MustCompile(`^https?://`).MatchString(t.Raw)
+		case "name":
+			s, err := d.str(p.value, "name")
+			if err != nil {
+				fail(err)
+				continue
+			}
+			f.Name = s
+		case "tags":
+			tags, err := d.stringList(p.value, "tags")
+			if err != nil {
+				fail(err)
+				continue
+			}
+			f.Tags = tags
+		case "env":
+			env, err := d.env(p.value)
+			if err != nil {
+				fail(err)
+				continue
+			}
+			f.Env = env
+		case "jsEngine":
+			s, err := d.str(p.value, "jsEngine")
+			if err != nil {
+				fail(err)
+				continue
+			}
+			f.JSEngine = s
+		case "onFlowStart":
+			starts = p.value
+		case "onFlowComplete":
+			completes = p.value
+		default:
+			if near := canonical.Closest(p.key, headerKeys()); near != "" {
+				d.warnf(p.keyN, fmt.Sprintf("did you mean %q?", near), "header key %q is not one flow uses; it is kept but ignored", p.key)
+			}
+		}
+	}
+	if !hasApp {
+		fail(d.errorf(n, "the flow header has no appId").
+			WithHint("add appId: com.example.app (or url: https://... for a web flow) above ---"))
+	}
+	if !ok {
+		return false
+	}
+	before := len(l.problems)
+	if starts != nil {
+		f.OnFlowStart = l.hookCommands(d, fc, starts, "onFlowStart")
+	}
+	if completes != nil {
+		f.OnFlowComplete = l.hookCommands(d, fc, completes, "onFlowComplete")
+	}
+	return len(l.problems) == before
+}
+
+func (l *Loader) hookCommands(d *decoder, fc *fileCtx, n *yaml.Node, what string) []canonical.Command {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		l.problem(d.errorf(n, "%s must be a list of commands, got %s", what, kindName(n)).
+			WithHint(what + ":\n  - runScript: setup.js"))
+		return nil
+	}
+	return l.commands(d, fc, n)
+}
+
+// stringList reads a list of scalars, or one scalar as a one-item list.
+func (d *decoder) stringList(n *yaml.Node, what string) ([]string, error) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
+		return []string{n.Value}, nil
+	}
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil, d.errorf(n, "%s must be a list, got %s", what, kindName(n)).WithHint(what + ": [smoke, login]")
+	}
+	var out []string
+	for _, item := range n.Content {
+		s, err := d.str(item, what)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// env reads an env block; values are coerced to text and stay templates.
+func (d *decoder) env(n *yaml.Node) ([]canonical.EnvVar, error) {
+	n = resolve(n)
+	if isNull(n) {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, d.errorf(n, "env must be a mapping of NAME: value, got %s", kindName(n)).
+			WithHint("env:\n    USERNAME: user@example.com")
+	}
+	ps, err := d.pairs(n)
+	if err != nil {
+		return nil, err
+	}
+	ident := regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+	var out []canonical.EnvVar
+	for _, p := range ps {
+		if !ident.MatchString(p.key) {
+			return nil, d.errorf(p.keyN, "env name %q is not a valid variable name", p.key).
+				WithHint("env names become JavaScript variables: letters, digits and _, not starting with a digit")
+		}
+		v := resolve(p.value)
+		value := ""
+		if v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
+			value = v.Value
+		} else if !isNull(v) {
+			return nil, d.errorf(v, "env %s must be a single value, got %s", p.key, kindName(v)).
+				WithHint("write the value as text; lists and mappings cannot be env values")
+		}
+		out = append(out, canonical.EnvVar{Name: p.key, Value: canonical.Text(value, d.pos(v)), Pos: d.pos(p.keyN)})
+	}
+	return out, nil
+}
+
+// commands decodes a command list, recording a problem per bad command and
+// going on, so one run reports every problem of a file.
+func (l *Loader) commands(d *decoder, fc *fileCtx, n *yaml.Node) []canonical.Command {
+	var out []canonical.Command
+	for _, item := range n.Content {
+		c, err := l.command(d, fc, item)
+		var done alreadyReported
+		if errors.As(err, &done) {
+			continue
+		}
+		if err != nil {
+			l.problem(canonical.Coded(err))
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// command decodes one list item: a bare command name or a one-key mapping.
+func (l *Loader) command(d *decoder, fc *fileCtx, item *yaml.Node) (canonical.Command, error) {
+	item = resolve(item)
+	specs := commandSpecs()
+	switch item.Kind {
+	case yaml.ScalarNode:
+		if isNull(item) {
+			return nil, d.errorf(item, "empty command").WithHint("write a command after the dash, for example - back")
+		}
+		spec, ok := specs[item.Value]
+		if !ok {
+			return nil, unknownCommand(d, item, item.Value)
+		}
+		if !spec.bare {
+			return nil, d.errorf(item, "%s needs a value", item.Value).
+				WithHint(fmt.Sprintf("write %s: ... (for example %s)", item.Value, exampleOf(item.Value)))
+		}
+		c := &cmd{d: d, l: l, f: fc, name: item.Value, keyN: item, meta: canonical.Meta{Pos: d.pos(item), Name: item.Value}}
+		return spec.decode(c)
+	case yaml.MappingNode:
+	default:
+		return nil, d.errorf(item, "a command must be a name or a name: value mapping, got %s", kindName(item)).
+			WithHint("write - tapOn: \"Log in\"")
+	}
+	ps, err := d.pairs(item)
+	if err != nil {
+		return nil, err
+	}
+	var chosen *pair
+	var names []string
+	for i := range ps {
+		p := &ps[i]
+		if _, ok := specs[p.key]; !ok {
+			return nil, unknownCommand(d, p.keyN, p.key)
+		}
+		names = append(names, p.key)
+		if chosen == nil || precedence(p.key) < precedence(chosen.key) {
+			chosen = p
+		}
+	}
+	if chosen == nil {
+		return nil, d.errorf(item, "empty command").WithHint("write a command after the dash, for example - back")
+	}
+	if len(names) > 1 {
+		d.warnf(item, "put each command in its own list item",
+			"this item holds %s; only %s runs (Maestro picks the same one)", strings.Join(names, " and "), chosen.key)
+	}
+	if isNull(chosen.value) {
+		hint := fmt.Sprintf("give %s a value, for example %s", chosen.key, exampleOf(chosen.key))
+		if specs[chosen.key].bare {
+			hint = fmt.Sprintf("write - %s without the colon, or give it a value", chosen.key)
+		}
+		return nil, d.errorf(chosen.keyN, "%s has no value", chosen.key).WithHint(hint)
+	}
+	c := &cmd{d: d, l: l, f: fc, name: chosen.key, keyN: chosen.keyN, value: chosen.value,
+		meta: canonical.Meta{Pos: d.pos(chosen.keyN), Name: chosen.key}}
+	return specs[chosen.key].decode(c)
+}
+
+func precedence(name string) int {
+	for i, n := range commandPrecedence() {
+		if n == name {
+			return i
+		}
+	}
+	return len(commandPrecedence())
+}
+
+func unknownCommand(d *decoder, n *yaml.Node, name string) error {
+	if r, ok := compat.RemovedCommand(name); ok {
+		return d.errorf(n, "%s", r.Why).WithHint(r.Hint)
+	}
+	hint := "see flow schema for every command"
+	if near := canonical.Closest(name, CommandNames()); near != "" {
+		hint = fmt.Sprintf("did you mean %q?", near)
+	} else if near := closestFold(name, CommandNames()); near != "" {
+		hint = fmt.Sprintf("did you mean %q? command names are case-sensitive", near)
+	}
+	return d.errorf(n, "unknown command %q", name).WithHint(hint)
+}
+
+func closestFold(name string, names []string) string {
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return n
+		}
+	}
+	return ""
+}
+
+func exampleOf(name string) string {
+	switch name {
+	case "tapOn", "doubleTapOn", "longPressOn", "assertVisible", "assertNotVisible", "copyTextFrom":
+		return name + `: "Log in"`
+	case "inputText":
+		return "inputText: hello@example.com"
+	case "swipe":
+		return "swipe: {direction: UP}"
+	case "runFlow":
+		return "runFlow: login.yaml"
+	}
+	return name + ": ..."
+}

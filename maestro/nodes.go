@@ -1,0 +1,229 @@
+package maestro
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+// decoder turns yaml.v3 nodes of one file into canonical values, keeping
+// every position. Errors are *canonical.Error with file:line:col; warnings
+// collect what Maestro accepts but a reader should know.
+type decoder struct {
+	file     string
+	warnings []*canonical.Error
+}
+
+func (d *decoder) pos(n *yaml.Node) canonical.Pos {
+	if n == nil {
+		return canonical.Pos{File: d.file}
+	}
+	return canonical.Pos{File: d.file, Line: n.Line, Col: n.Column}
+}
+
+func (d *decoder) errorf(n *yaml.Node, format string, args ...any) *canonical.Error {
+	return canonical.Errorf(canonical.CodeInvalidArgs, format, args...).At(d.pos(n))
+}
+
+func (d *decoder) warnf(n *yaml.Node, hint, format string, args ...any) {
+	d.warnings = append(d.warnings, canonical.Errorf(canonical.CodeInvalidArgs, format, args...).At(d.pos(n)).WithHint(hint))
+}
+
+// resolve follows aliases so anchors (&a / *a) work anywhere.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	n = resolve(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if isNull(n) {
+			return "null"
+		}
+		return "a scalar"
+	}
+	return "a document"
+}
+
+func isNull(n *yaml.Node) bool {
+	n = resolve(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// pair is one key and its value in a mapping.
+type pair struct {
+	key   string
+	keyN  *yaml.Node
+	value *yaml.Node
+}
+
+// pairs lists a mapping's entries, refusing duplicate keys (yaml.v3 does
+// not when decoding into nodes) and non-scalar keys. Merge keys (<<) are
+// expanded; an explicit key overrides a merged one, as YAML specifies.
+func (d *decoder) pairs(n *yaml.Node) ([]pair, error) {
+	n = resolve(n)
+	var explicit, merged []pair
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return nil, d.errorf(k, "mapping keys must be plain names, got %s", kindName(k)).
+				WithHint("write keys as plain words, for example text: or id:")
+		}
+		if k.Tag == "!!merge" {
+			ms, err := d.pairs(v)
+			if err != nil {
+				return nil, err
+			}
+			merged = append(merged, ms...)
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			return nil, d.errorf(k, "duplicate key %q (first given at line %d)", k.Value, first.Line).
+				WithHint("keep one " + k.Value + ": YAML does not allow a key twice in one mapping")
+		}
+		seen[k.Value] = k
+		explicit = append(explicit, pair{key: k.Value, keyN: k, value: v})
+	}
+	for _, p := range merged {
+		if _, ok := seen[p.key]; !ok {
+			seen[p.key] = p.keyN
+			explicit = append(explicit, p)
+		}
+	}
+	return explicit, nil
+}
+
+// checkKeys refuses keys outside allowed, naming the nearest allowed key.
+func (d *decoder) checkKeys(what string, ps []pair, allowed []string) error {
+	for _, p := range ps {
+		if !contains(allowed, p.key) {
+			hint := what + " accepts: " + strings.Join(allowed, ", ")
+			if near := canonical.Closest(p.key, allowed); near != "" {
+				hint = fmt.Sprintf("did you mean %q? %s", near, hint)
+			}
+			return d.errorf(p.keyN, "unknown key %q in %s", p.key, what).WithHint(hint)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// str reads any scalar as text, as Maestro coerces numbers and booleans
+// into string fields (inputText: 4 types "4").
+func (d *decoder) str(n *yaml.Node, what string) (string, error) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || isNull(n) {
+		return "", d.errorf(n, "%s must be text, got %s", what, kindName(n)).
+			WithHint("write a value after the colon, quoted if it starts with a special character")
+	}
+	return n.Value, nil
+}
+
+func (d *decoder) template(n *yaml.Node, what string) (canonical.Template, error) {
+	s, err := d.str(n, what)
+	if err != nil {
+		return canonical.Template{}, err
+	}
+	return canonical.Text(s, d.pos(resolve(n))), nil
+}
+
+func (d *decoder) templatePtr(n *yaml.Node, what string) (*canonical.Template, error) {
+	t, err := d.template(n, what)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// boolean reads true/false (YAML booleans or their text, any case).
+func (d *decoder) boolean(n *yaml.Node, what string) (bool, error) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode {
+		switch strings.ToLower(n.Value) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return false, d.errorf(n, "%s must be true or false, got %s", what, describe(n)).
+		WithHint("write " + what + ": true or " + what + ": false")
+}
+
+// integer reads a whole number; Maestro's integer fields are parsed at load
+// time, so ${} cannot be used there.
+func (d *decoder) integer(n *yaml.Node, what string) (int, error) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
+		v := strings.ReplaceAll(n.Value, "_", "")
+		if i, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return int(i), nil
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f == float64(int64(f)) {
+			return int(f), nil
+		}
+	}
+	hint := "write a whole number such as 500"
+	if n != nil && strings.Contains(n.Value, "${") {
+		hint = "Maestro reads " + what + " when the flow loads, so it cannot use ${...}; write a number"
+	}
+	return 0, d.errorf(n, "%s must be a whole number, got %s", what, describe(n)).WithHint(hint)
+}
+
+func (d *decoder) number(n *yaml.Node, what string) (float64, error) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64); err == nil {
+			return f, nil
+		}
+	}
+	return 0, d.errorf(n, "%s must be a number, got %s", what, describe(n)).WithHint("write a number such as 4.5")
+}
+
+func describe(n *yaml.Node) string {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
+		return strconv.Quote(n.Value)
+	}
+	return kindName(n)
+}
+
+// yamlErrorLine finds the line yaml.v3 puts in a syntax error's text.
+func yamlErrorLine(err error) int {
+	m := regexp.MustCompile(`line (\d+)`).FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0
+	}
+	line, _ := strconv.Atoi(m[1])
+	return line
+}
+
+func yamlErrorText(err error) string {
+	s := strings.TrimPrefix(err.Error(), "yaml: ")
+	return regexp.MustCompile(`^line \d+: `).ReplaceAllString(s, "")
+}

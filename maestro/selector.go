@@ -1,0 +1,195 @@
+package maestro
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+func selectorKeys() []string {
+	return []string{"text", "id", "index", "width", "height", "tolerance", "enabled", "selected", "checked",
+		"focused", "below", "above", "leftOf", "rightOf", "containsChild", "containsDescendants", "childOf",
+		"traits", "optional"}
+}
+
+// selector reads a selector union: a scalar is a text regex (tapOn: 2022
+// matches the text "2022"), a mapping holds selector fields plus the
+// command's own keys (extra). It returns the selector, the extra keys found,
+// and whether the deprecated selector-level optional was set.
+func (d *decoder) selector(n *yaml.Node, what string, extra []string) (*canonical.Selector, map[string]pair, bool, error) {
+	n = resolve(n)
+	sel := &canonical.Selector{Pos: d.pos(n)}
+	if n == nil || isNull(n) {
+		return nil, nil, false, d.errorf(n, "%s needs an element selector", what).
+			WithHint(what + ": \"Login\" (text) or " + what + ": {id: login_button}")
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		t := canonical.Text(n.Value, d.pos(n))
+		sel.Text = &t
+		return sel, nil, false, nil
+	case yaml.SequenceNode:
+		return nil, nil, false, d.errorf(n, "%s takes one selector, got a list", what).
+			WithHint("use containsDescendants: [...] to require several children")
+	}
+	ps, err := d.pairs(n)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	allowed := append(selectorKeys(), extra...)
+	if err := d.checkKeys(what, ps, allowed); err != nil {
+		return nil, nil, false, err
+	}
+	extras := map[string]pair{}
+	optional := false
+	for _, p := range ps {
+		if contains(extra, p.key) {
+			extras[p.key] = p
+			continue
+		}
+		if err := d.selectorField(sel, p, &optional); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	return sel, extras, optional, nil
+}
+
+func (d *decoder) selectorField(sel *canonical.Selector, p pair, optional *bool) error {
+	var err error
+	intp := func() (*int, error) {
+		v, err := d.integer(p.value, p.key)
+		return &v, err
+	}
+	boolp := func() (*bool, error) {
+		v, err := d.boolean(p.value, p.key)
+		return &v, err
+	}
+	relative := func() (*canonical.Selector, error) {
+		s, _, _, err := d.selector(p.value, p.key, nil)
+		return s, err
+	}
+	switch p.key {
+	case "text":
+		sel.Text, err = d.templatePtr(p.value, "text")
+	case "id":
+		sel.ID, err = d.templatePtr(p.value, "id")
+	case "index":
+		sel.Index, err = d.templatePtr(p.value, "index")
+	case "width":
+		sel.Width, err = intp()
+	case "height":
+		sel.Height, err = intp()
+	case "tolerance":
+		sel.Tolerance, err = intp()
+	case "enabled":
+		sel.Enabled, err = boolp()
+	case "selected":
+		sel.Selected, err = boolp()
+	case "checked":
+		sel.Checked, err = boolp()
+	case "focused":
+		sel.Focused, err = boolp()
+	case "below":
+		sel.Below, err = relative()
+	case "above":
+		sel.Above, err = relative()
+	case "leftOf":
+		sel.LeftOf, err = relative()
+	case "rightOf":
+		sel.RightOf, err = relative()
+	case "containsChild":
+		sel.ContainsChild, err = relative()
+	case "childOf":
+		sel.ChildOf, err = relative()
+	case "containsDescendants":
+		sel.ContainsDescendants, err = d.selectorList(p.value)
+	case "traits":
+		sel.Traits, err = d.traits(p.value)
+	case "optional":
+		*optional, err = d.boolean(p.value, "optional")
+	}
+	return err
+}
+
+func (d *decoder) selectorList(n *yaml.Node) ([]*canonical.Selector, error) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil, d.errorf(n, "containsDescendants must be a list of selectors, got %s", kindName(n)).
+			WithHint("containsDescendants: [\"Title\", {id: price}]")
+	}
+	var out []*canonical.Selector
+	for _, item := range n.Content {
+		s, _, _, err := d.selector(item, "containsDescendants", nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func traitNames() []string { return []string{"text", "square", "long-text"} }
+
+// traits reads Maestro's space-separated trait list; an unknown trait is a
+// load error in Maestro too.
+func (d *decoder) traits(n *yaml.Node) ([]string, error) {
+	s, err := d.str(n, "traits")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, t := range strings.Fields(s) {
+		norm := strings.ReplaceAll(strings.ToLower(t), "_", "-")
+		if !contains(traitNames(), norm) {
+			return nil, d.errorf(n, "unknown trait %q", t).WithHint("traits are: text, square, long-text (space-separated)")
+		}
+		out = append(out, norm)
+	}
+	return out, nil
+}
+
+// condition reads a when:/while: condition (Maestro §1.6).
+func (d *decoder) condition(n *yaml.Node, what string) (*canonical.Condition, error) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, d.errorf(n, "%s must be a mapping of platform, visible, notVisible or true, got %s", what, kindName(n)).
+			WithHint(what + ":\n    visible: \"Continue\"")
+	}
+	ps, err := d.pairs(n)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkKeys(what, ps, []string{"platform", "visible", "notVisible", "true", "label", "optional"}); err != nil {
+		return nil, err
+	}
+	c := &canonical.Condition{Pos: d.pos(n)}
+	for _, p := range ps {
+		switch p.key {
+		case "platform":
+			s, err := d.str(p.value, "platform")
+			if err != nil {
+				return nil, err
+			}
+			c.Platform = strings.ToLower(s)
+			if !contains([]string{"android", "ios", "web"}, c.Platform) {
+				return nil, d.errorf(p.value, "unknown platform %q", s).WithHint("platform is Android, iOS or Web")
+			}
+		case "visible":
+			c.Visible, _, _, err = d.selector(p.value, "visible", nil)
+		case "notVisible":
+			c.NotVisible, _, _, err = d.selector(p.value, "notVisible", nil)
+		case "true":
+			c.True, err = d.templatePtr(p.value, "true")
+		case "label":
+			c.Label, err = d.str(p.value, "label")
+		case "optional":
+			_, err = d.boolean(p.value, "optional")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
