@@ -17,12 +17,13 @@ func planCommand(env Env) *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "plan a gesture without a device and print the plan (or its transport payload)",
-		ArgsUsage: "-- gesture <kind> ARGS... | -- swipe X1 Y1 X2 Y2 [--count N --pause-ms MS --pattern P]",
+		ArgsUsage: "-- gesture <kind> ARGS... | -- swipe X1 Y1 X2 Y2 [--count N --pause-ms MS --pattern P] | FLOW.yaml",
 		Description: `Plans exactly what a device would receive. Examples:
    flow plan --platform ios --viewport 0,0,390,844 -- gesture pinch 0.5
    flow plan -- swipe 540 1800 540 600 --count 3 --pattern ping-pong
    flow plan --lower android -- gesture pan 540 1500 0 -600 300
-   echo '{"input":{"kind":"rotate","degrees":35},"platform":"ios"}' | flow plan --jsonl`,
+   echo '{"input":{"kind":"rotate","degrees":35},"platform":"ios"}' | flow plan --jsonl
+   flow plan flows/gestures.yaml --platform ios    # every command, with the plan of each coordinate swipe`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "platform", Value: "android", Usage: "planning profile: android, ios or web"},
 			&cli.StringFlag{Name: "viewport", Usage: "viewport X,Y,W,H (default: a phone of the platform: android 0,0,1080,2400; ios and web 0,0,390,844)"},
@@ -49,8 +50,7 @@ func planCommand(env Env) *cli.Command {
 					WithHint(`give a gesture command line after "--", for example: flow plan -- gesture pinch 0.5`)
 			}
 			if len(args) == 1 && looksLikeFile(args[0]) {
-				return canonical.Errorf(canonical.CodeUnsupportedOperation, "planning flow files (%s) is not available yet", args[0]).
-					WithHint("plan one gesture at a time: flow plan -- gesture ... ; flow files arrive with the Maestro loader")
+				return planFlowFile(env.Stdout, osSource{}, args[0], opts)
 			}
 			out, err := planCommandLine(args, opts)
 			if err != nil {
