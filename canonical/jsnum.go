@@ -41,11 +41,11 @@ func IsInteger(x float64) bool {
 func IsFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func decimalLiteral() *regexp.Regexp {
-	return regexp.MustCompile(`^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$`)
+	return decimalRe
 }
 
 func radixLiteral() *regexp.Regexp {
-	return regexp.MustCompile(`^0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$`)
+	return radixRe
 }
 
 // ParseNumber is JavaScript's Number(token) for a positional argument: blank

@@ -68,8 +68,12 @@ func commandSpecs() map[string]commandSpec {
 		"hide keyboard":         simple("hideKeyboard"),
 		"pasteText":             simple("pasteText"),
 		"scroll":                {bare: true, decode: decodeScroll},
-		"takeScreenshot":        {decode: pathDecoder(func(m canonical.Meta, t canonical.Template) canonical.Command { return &canonical.TakeScreenshot{Meta: m, Path: t} })},
-		"startRecording":        {decode: pathDecoder(func(m canonical.Meta, t canonical.Template) canonical.Command { return &canonical.StartRecording{Meta: m, Path: t} })},
+		"takeScreenshot": {decode: pathDecoder(func(m canonical.Meta, t canonical.Template) canonical.Command {
+			return &canonical.TakeScreenshot{Meta: m, Path: t}
+		})},
+		"startRecording": {decode: pathDecoder(func(m canonical.Meta, t canonical.Template) canonical.Command {
+			return &canonical.StartRecording{Meta: m, Path: t}
+		})},
 		"stopRecording":         simple("stopRecording"),
 		"extendedWaitUntil":     {decode: decodeExtendedWait},
 		"stopApp":               {bare: true, decode: appDecoder(false)},
@@ -383,7 +387,7 @@ func hasSelectorFields(s *canonical.Selector) bool {
 
 // pointPattern is a tap point: "x,y" or "x%,y%".
 func pointPattern() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(-?\d+(?:\.\d+)?)\s*(%?)\s*,\s*(-?\d+(?:\.\d+)?)\s*(%?)\s*$`)
+	return pointRe
 }
 
 // point reads a tap point. A literal point is checked now (any % makes both

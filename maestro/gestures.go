@@ -125,11 +125,11 @@ func (c *cmd) direction(n *yaml.Node) (string, error) {
 }
 
 func coordinatePattern() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(-?\d+)\s*,\s*(-?\d+)\s*$`)
+	return coordinateRe
 }
 
 func percentPattern() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(\d+(?:\.\d+)?)\s*%\s*,\s*(\d+(?:\.\d+)?)\s*%\s*$`)
+	return percentRe
 }
 
 // swipeAnchor reads "x, y" (whole grid units, parsed now: Maestro reads

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -290,7 +289,7 @@ func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx
 				continue
 			}
 			f.AppID, fc.appID = t, t
-			f.Web = regexp.MustCompile(`^https?://`).MatchString(t.Raw)
+			f.Web = webAppRe.MatchString(t.Raw)
 		case "name":
 			s, err := d.str(p.value, "name")
 			if err != nil {
@@ -390,7 +389,7 @@ func (d *decoder) env(n *yaml.Node) ([]canonical.EnvVar, error) {
 	if err != nil {
 		return nil, err
 	}
-	ident := regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+	ident := identRe
 	var out []canonical.EnvVar
 	for _, p := range ps {
 		if !ident.MatchString(p.key) {

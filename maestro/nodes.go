@@ -2,7 +2,6 @@ package maestro
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -215,7 +214,7 @@ func describe(n *yaml.Node) string {
 
 // yamlErrorLine finds the line yaml.v3 puts in a syntax error's text.
 func yamlErrorLine(err error) int {
-	m := regexp.MustCompile(`line (\d+)`).FindStringSubmatch(err.Error())
+	m := yamlLineRe.FindStringSubmatch(err.Error())
 	if m == nil {
 		return 0
 	}
@@ -225,5 +224,5 @@ func yamlErrorLine(err error) int {
 
 func yamlErrorText(err error) string {
 	s := strings.TrimPrefix(err.Error(), "yaml: ")
-	return regexp.MustCompile(`^line \d+: `).ReplaceAllString(s, "")
+	return yamlLinePrefixRe.ReplaceAllString(s, "")
 }

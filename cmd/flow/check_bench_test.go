@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeWorkspace writes n flows of about 25 commands each, sharing two
+// subflows and a script, like a large real suite.
+func writeWorkspace(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	must := func(err error) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "subflows"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "subflows", "login.yaml"), []byte(`appId: com.example.shop
+---
+- tapOn: {id: email}
+- inputText: ${USER}
+- tapOn: {id: password}
+- inputText: ${PASSWORD}
+- tapOn: "Log in"
+- assertVisible: "Welcome.*"
+`), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "subflows", "setup.js"), []byte("output.ready = true\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("flows: [\"*\"]\nexcludeTags: [wip]\n"), 0o644))
+	for i := range n {
+		var b strings.Builder
+		fmt.Fprintf(&b, "appId: com.example.shop\nname: flow %d\ntags: [smoke, t%d]\nenv:\n  USER: user%d@example.com\n  PASSWORD: secret\n", i, i%7, i)
+		b.WriteString("onFlowStart:\n  - runScript: subflows/setup.js\n---\n")
+		b.WriteString("- launchApp:\n    clearState: true\n- runFlow:\n    file: subflows/login.yaml\n    env: {USER: \"${USER}\"}\n")
+		for j := range 4 {
+			fmt.Fprintf(&b, "- tapOn:\n    id: item_%d\n    index: %d\n", j, j)
+			b.WriteString("- swipe:\n    direction: UP\n    duration: 600\n")
+			b.WriteString("- swipe: {start: \"90%, 50%\", end: \"10%, 50%\"}\n")
+			fmt.Fprintf(&b, "- assertVisible:\n    text: \"Item %d\"\n    below: {id: header}\n", j)
+		}
+		b.WriteString("- scrollUntilVisible:\n    element: \"Footer\"\n    direction: DOWN\n- pressKey: Enter\n- assertTrue: ${output.ready}\n")
+		must(os.WriteFile(filepath.Join(dir, fmt.Sprintf("flow_%04d.yaml", i)), []byte(b.String()), 0o644))
+	}
+}
+
+// BenchmarkCheckWorkspace1000 checks a 1,000-flow workspace from disk:
+// read, parse, decode, and plan every coordinate swipe on Android and iOS.
+// docs/performance.md records it against the one-second bar.
+func BenchmarkCheckWorkspace1000(b *testing.B) {
+	dir := b.TempDir()
+	writeWorkspace(b, dir, 1000)
+	targets, err := checkTargets("", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	paths := []string{filepath.ToSlash(dir)}
+	b.ReportAllocs()
+	for b.Loop() {
+		res := runCheck(osSource{}, paths, targets)
+		if len(res.problems) > 0 || res.files != 1001 {
+			b.Fatalf("unexpected result: %s %v", res.summary(), res.problems)
+		}
+	}
+}
+
+// TestCheckLargeWorkspace keeps the benchmark's workspace honest: it loads
+// without problems and every flow and command is counted.
+func TestCheckLargeWorkspace(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeWorkspace(t, dir, 20)
+	targets, _ := checkTargets("", "")
+	res := runCheck(osSource{}, []string{filepath.ToSlash(dir)}, targets)
+	if len(res.problems) > 0 {
+		t.Fatalf("problems: %v", res.problems)
+	}
+	// 20 flows of 28 commands plus the onFlowStart script, and the login
+	// subflow's 6 commands.
+	if res.files != 21 || res.commands != 20*(2+16+3+1)+6 {
+		t.Fatalf("got %s", res.summary())
+	}
+}
