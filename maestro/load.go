@@ -32,6 +32,7 @@ type Loader struct {
 	failed   map[string]bool
 	loading  []string
 	order    []string
+	partial  []*canonical.Flow
 	problems []*canonical.Error
 	warnings []*canonical.Error
 }
@@ -50,6 +51,10 @@ func (l *Loader) Flows() []*canonical.Flow {
 	}
 	return out
 }
+
+// Partial are the flows that loaded with problems, holding the commands
+// that did decode: flow check still counts and plans them.
+func (l *Loader) Partial() []*canonical.Flow { return l.partial }
 
 // Problems are every error found so far, in the order found.
 func (l *Loader) Problems() []*canonical.Error { return l.problems }
@@ -221,6 +226,9 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 	before := len(l.problems)
 	f.Commands = l.commands(d, fc, cmds)
 	if len(l.problems) > before {
+		// Kept for flow check, which still plans the commands that
+		// decoded; a flow with problems never runs.
+		l.partial = append(l.partial, f)
 		return nil
 	}
 	return f

@@ -114,7 +114,7 @@ func runCheck(src maestro.Source, paths []string, targets []planTarget) checkRes
 	}
 	res.problems = append(res.problems, l.Problems()...)
 	res.warnings = l.Warnings()
-	for _, f := range l.Flows() {
+	for _, f := range append(l.Flows(), l.Partial()...) {
 		res.files++
 		f.AllCommands(func(c canonical.Command) {
 			res.commands++
@@ -123,7 +123,7 @@ func runCheck(src maestro.Source, paths []string, targets []planTarget) checkRes
 			}
 		})
 	}
-	res.files += failedFiles(res.problems, l.Flows())
+	res.files += failedFiles(res.problems, append(l.Flows(), l.Partial()...))
 	sortProblems(res.problems)
 	sortProblems(res.warnings)
 	return res
