@@ -703,7 +703,9 @@ func decodePressKey(c *cmd) (canonical.Command, error) {
 	k, ok := lookupKey(name)
 	if !ok {
 		hint := "keys are: " + strings.Join(keyNames(), ", ")
-		if near := canonical.Closest(strings.ToLower(name), lowerAll(keyNames())); near != "" {
+		if alias, ok := keyAlias(name); ok {
+			hint = fmt.Sprintf("did you mean %q? Maestro calls that key %s", alias, alias)
+		} else if near := canonical.Closest(strings.ToLower(name), lowerAll(keyNames())); near != "" {
 			hint = fmt.Sprintf("did you mean %q? %s", titleOf(near), hint)
 		}
 		if strings.Contains(name, "${") {

@@ -40,3 +40,20 @@ func keyNames() []string {
 	}
 	return out
 }
+
+// keyAlias maps names other tools use to Maestro's key names.
+func keyAlias(name string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "return":
+		return "Enter", true
+	case "delete", "del":
+		return "Backspace", true
+	case "esc":
+		return "Escape", true
+	case "volumeup":
+		return "Volume Up", true
+	case "volumedown":
+		return "Volume Down", true
+	}
+	return "", false
+}

@@ -182,6 +182,12 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
 	docs, err := documents(data)
 	if err != nil {
+		if line, ok := missingSeparator(data); ok {
+			l.problem(canonical.NewError(canonical.CodeInvalidArgs, "the commands start without a --- line after the header").
+				At(canonical.Pos{File: file, Line: line, Col: 1}).Wrap(err).
+				WithHint("put a line with --- between the header (appId: ...) and the first command"))
+			return nil
+		}
 		line := yamlErrorLine(err)
 		l.problem(canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", yamlErrorText(err)).
 			At(canonical.Pos{File: file, Line: line}).Wrap(err).
@@ -538,4 +544,24 @@ func exampleOf(name string) string {
 		return "runFlow: login.yaml"
 	}
 	return name + ": ..."
+}
+
+// missingSeparator finds the most common flow-file mistake, which YAML
+// reports obscurely: a top-level "key:" header followed by top-level "- "
+// commands with no --- line between them. It returns the first command's
+// line.
+func missingSeparator(data []byte) (int, bool) {
+	sawKey := false
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case strings.HasPrefix(line, "---"):
+			sawKey = false
+		case strings.HasPrefix(line, "- ") || line == "-":
+			return i + 1, sawKey
+		case line != "" && line[0] != ' ' && line[0] != '#' && strings.Contains(line, ":"):
+			sawKey = true
+		}
+	}
+	return 0, false
 }

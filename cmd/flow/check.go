@@ -119,7 +119,15 @@ func runCheck(src maestro.Source, paths []string, targets []planTarget) checkRes
 		f.AllCommands(func(c canonical.Command) {
 			res.commands++
 			if sw, ok := c.(*canonical.Swipe); ok {
-				res.problems = append(res.problems, planSwipeChecks(sw, targets)...)
+				failures := planSwipeChecks(sw, targets)
+				if len(targets) > 1 && len(failures) > 0 && len(failures) < len(targets) {
+					// It fits some default platform: absolute coordinates
+					// written for one device size. Say so, but do not fail
+					// a suite that may never run there.
+					res.warnings = append(res.warnings, failures...)
+				} else {
+					res.problems = append(res.problems, failures...)
+				}
 			}
 		})
 	}
@@ -186,7 +194,7 @@ func flowFiles(src maestro.Source, p string) ([]string, error) {
 				}
 				continue
 			}
-			if isFlowFile(e) {
+			if isFlowFile(e) && !isAppModel(src, full) {
 				out = append(out, full)
 			}
 		}
@@ -293,4 +301,25 @@ func (r checkResult) jsonView() map[string]any {
 	}
 	return map[string]any{"files": r.files, "commands": r.commands,
 		"problems": list(r.problems), "warnings": list(r.warnings), "summary": r.summary()}
+}
+
+// isAppModel recognises a sim app model (contracts §7) inside a folder of
+// flows: one document with a top-level screens: key. Such files describe
+// an app, not a test, so checking a folder skips them.
+func isAppModel(src maestro.Source, file string) bool {
+	data, err := src.ReadFile(file)
+	if err != nil {
+		return false
+	}
+	screens := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.HasPrefix(line, "---") && strings.TrimSpace(line) == "---" {
+			return false
+		}
+		if strings.HasPrefix(line, "screens:") {
+			screens = true
+		}
+	}
+	return screens
 }

@@ -8,10 +8,10 @@ import (
 // Record names the runner gives its XCSynthesizedEventRecords; they appear in
 // the runner's log, which is how live evidence tells the schedules apart.
 const (
-	RecordSwipe          = "agent-device-swipe"
-	RecordGesturePlan    = "agent-device-gesture-plan"
-	RecordContinuousDrag = "agent-device-continuous-drag"
-	RecordTap            = "agent-device-tap"
+	RecordSwipe          = "flow-swipe"
+	RecordGesturePlan    = "flow-gesture-plan"
+	RecordContinuousDrag = "flow-continuous-drag"
+	RecordTap            = "flow-tap"
 )
 
 // Runner timing constants (RunnerSynthesizedGesture.m).
