@@ -196,7 +196,7 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 	}
 	switch {
 	case len(docs) == 0:
-		l.problem(d.errorf(nil, "flow file is empty").
+		l.problem(canonical.NewError(canonical.CodeInvalidArgs, "flow file is empty").At(canonical.Pos{File: file, Line: 1, Col: 1}).
 			WithHint("a flow is a header (appId: ...), a line with ---, then the list of commands"))
 		return nil
 	case len(docs) == 1:

@@ -202,6 +202,9 @@ func (l *Loader) Plan(inputs []string, opts PlanOptions) (*ExecutionPlan, error)
 	if len(problems) > 0 {
 		return nil, &LoadError{Problems: problems}
 	}
+	if problems := l.mediaOutsideWorkspace(inputs, loaded); len(problems) > 0 {
+		return nil, &LoadError{Problems: problems}
+	}
 	include := append(append([]string{}, opts.IncludeTags...), cfg.IncludeTags...)
 	exclude := append(append([]string{}, opts.ExcludeTags...), cfg.ExcludeTags...)
 	var selected []*canonical.Flow
@@ -441,4 +444,53 @@ func order(flows []*canonical.Flow, cfg WorkspaceConfig) ([]*canonical.Flow, []*
 		}
 	}
 	return seq, rest, nil
+}
+
+// mediaOutsideWorkspace is Maestro's workspace rule for addMedia: a media
+// file a top-level command adds must exist inside the workspace folders
+// (matched by file name), because a cloud run uploads only the workspace.
+func (l *Loader) mediaOutsideWorkspace(inputs []string, flows []*canonical.Flow) []*canonical.Error {
+	names := map[string]bool{}
+	dirs := 0
+	for _, in := range inputs {
+		if info, err := l.src.Stat(in); err != nil || !info.IsDir() {
+			continue
+		}
+		dirs++
+		l.allFileNames(path.Clean(in), names)
+	}
+	if dirs == 0 {
+		return nil
+	}
+	var out []*canonical.Error
+	for _, f := range flows {
+		for _, c := range f.Commands {
+			am, ok := c.(*canonical.AddMedia)
+			if !ok {
+				continue
+			}
+			for _, file := range am.Files {
+				if !names[path.Base(file)] {
+					out = append(out, canonical.Errorf(canonical.CodeInvalidArgs,
+						"addMedia file %q is not inside the workspace", path.Base(file)).At(am.Pos).
+						WithHint("move the file into the workspace folder: Maestro runs only what the workspace holds"))
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (l *Loader) allFileNames(dir string, into map[string]bool) {
+	entries, err := l.src.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			l.allFileNames(path.Join(dir, e.Name()), into)
+			continue
+		}
+		into[e.Name()] = true
+	}
 }
