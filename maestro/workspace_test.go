@@ -159,3 +159,28 @@ func TestWorkspaceConfigErrors(t *testing.T) {
 		t.Errorf("blank config.yml gives defaults: %q %v", got, err)
 	}
 }
+
+// TestWorkspaceMediaMustBeInside: a flow that adds media from outside the
+// workspace folder loads alone but fails as part of the workspace, as in
+// Maestro.
+func TestWorkspaceMediaMustBeInside(t *testing.T) {
+	t.Parallel()
+	tree := fstest.MapFS{
+		"assets/cat.png":   {Data: []byte("png")},
+		"ws/inside.png":    {Data: []byte("png")},
+		"ws/flow.yaml":     {Data: []byte("appId: x\n---\n- addMedia: [../assets/cat.png]\n")},
+		"ok/flow.yaml":     {Data: []byte("appId: x\n---\n- addMedia: [media/dog.png]\n")},
+		"ok/media/dog.png": {Data: []byte("png")},
+	}
+	if _, err := maestro.NewLoader(tree).Load("ws/flow.yaml"); err != nil {
+		t.Fatalf("alone the flow loads: %v", err)
+	}
+	_, err := maestro.NewLoader(tree).Plan([]string{"ws"}, maestro.PlanOptions{})
+	ce, ok := canonical.AsError(err)
+	if !ok || ce.Pos.String() != "ws/flow.yaml:3:3" || !strings.Contains(ce.Message, `"cat.png" is not inside the workspace`) {
+		t.Fatalf("want the media problem at ws/flow.yaml:3:3, got %v", err)
+	}
+	if _, err := maestro.NewLoader(tree).Plan([]string{"ok"}, maestro.PlanOptions{}); err != nil {
+		t.Fatalf("media inside the workspace: %v", err)
+	}
+}
