@@ -1,0 +1,641 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+// exec runs one command.
+func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
+	switch t := c.(type) {
+	case *canonical.LaunchApp:
+		return r.launchApp(ctx, t)
+	case *canonical.StopApp:
+		id, err := r.appOr(ctx, t.AppID)
+		if err != nil {
+			return err
+		}
+		r.interaction()
+		r.event("stopApp", map[string]any{"appId": id, "kill": t.Kill})
+		return deviceErr(r.dev.StopApp(ctx, id, t.Kill), "stop the app")
+	case *canonical.ClearState:
+		id, err := r.appOr(ctx, t.AppID)
+		if err != nil {
+			return err
+		}
+		r.interaction()
+		r.event("clearState", map[string]any{"appId": id})
+		return deviceErr(r.dev.ClearState(ctx, id), "clear the app's state")
+	case *canonical.OpenLink:
+		link, err := r.str(ctx, t.Link)
+		if err != nil {
+			return err
+		}
+		r.interaction()
+		r.event("openLink", map[string]any{"link": link})
+		if err := r.dev.OpenLink(ctx, link, t.Browser); err != nil {
+			return deviceErr(err, "open "+link)
+		}
+		_, err = r.settle(ctx)
+		return err
+	case *canonical.Tap:
+		return r.tap(ctx, t)
+	case *canonical.Assert:
+		return r.assert(ctx, t)
+	case *canonical.AssertTrue:
+		v, err := r.str(ctx, t.Condition)
+		if err != nil {
+			return err
+		}
+		if !r.js.Truthy(v) {
+			return errorf(canonical.CodeAssertionFailed, "Assertion is false: %s is true", v).
+				WithHint("the condition evaluated to " + quoted(v) + "; blank, false, 0, null and undefined are false")
+		}
+		return nil
+	case *canonical.InputText:
+		text, err := r.str(ctx, t.Text)
+		if err != nil {
+			return err
+		}
+		return r.input(ctx, text)
+	case *canonical.InputRandom:
+		return r.input(ctx, r.random(t))
+	case *canonical.EraseText:
+		r.interaction()
+		r.event("eraseText", map[string]any{"count": t.Count})
+		if err := r.dev.EraseText(ctx, t.Count); err != nil {
+			return deviceErr(err, "erase text")
+		}
+		_, err := r.settle(ctx)
+		return err
+	case *canonical.CopyText:
+		f, _, err := r.findOrFail(ctx, &t.Selector, t.Optional)
+		if err != nil {
+			return err
+		}
+		for _, v := range []string{f.node.Text, f.node.Hint, f.node.Label} {
+			if v != "" {
+				r.copied = v
+				r.js.SetCopiedText(v)
+				r.interaction()
+				return nil
+			}
+		}
+		return errorf(canonical.CodeCommandFailed, "the element has no text to copy").
+			WithHint("copyTextFrom copies an element's text, hint or accessibility label; this one has none")
+	case *canonical.PressKey:
+		r.interaction()
+		r.event("pressKey", map[string]any{"key": strings.ToLower(t.Key)})
+		if err := r.dev.PressKey(ctx, Key{Name: t.Key, AndroidCode: t.AndroidCode}); err != nil {
+			return deviceErr(err, "press "+t.Key)
+		}
+		_, err := r.settle(ctx)
+		return err
+	case *canonical.Simple:
+		return r.simple(ctx, t)
+	case *canonical.Swipe:
+		return r.swipe(ctx, t)
+	case *canonical.ScrollUntilVisible:
+		return r.scrollUntilVisible(ctx, t)
+	case *canonical.WaitForAnimation:
+		return r.waitForAnimation(ctx, time.Duration(t.TimeoutMs)*time.Millisecond)
+	case *canonical.TakeScreenshot:
+		return r.screenshot(ctx, t.Path)
+	case *canonical.StartRecording:
+		p, err := r.str(ctx, t.Path)
+		if err != nil {
+			return err
+		}
+		if rec, ok := r.dev.(Recorder); ok && !r.recording {
+			r.recording = true
+			return deviceErr(rec.StartRecording(ctx, p+".mp4"), "start recording")
+		}
+		return nil
+	case *canonical.SetLocation:
+		return r.setLocation(ctx, t)
+	case *canonical.Travel:
+		return r.travel(ctx, t)
+	case *canonical.AddMedia:
+		if m, ok := r.dev.(MediaAdder); ok {
+			r.interaction()
+			return deviceErr(m.AddMedia(ctx, t.Files), "add media")
+		}
+		return unsupported("addMedia", r.info.Platform)
+	case *canonical.SetAirplaneMode:
+		if a, ok := r.dev.(AirplaneMode); ok {
+			r.interaction()
+			return deviceErr(a.SetAirplaneMode(ctx, t.Enabled), "set airplane mode")
+		}
+		return nil // Maestro only warns on iOS and web
+	case *canonical.RunFlow:
+		return r.runFlow(ctx, t, depth)
+	case *canonical.Repeat:
+		return r.repeat(ctx, t, depth)
+	case *canonical.Retry:
+		return r.retry(ctx, t, depth)
+	case *canonical.RunScript:
+		return r.runScript(ctx, t)
+	case *canonical.EvalScript:
+		_, err := r.str(ctx, t.Script)
+		r.interaction()
+		return err
+	case *canonical.AI:
+		return errorf(canonical.CodeUnsupportedOperation, "%s needs an AI model, which flow does not run", t.Action).
+			WithHint("AI commands are optional by default and are reported as warnings; remove them or mark them optional: true")
+	}
+	return errorf(canonical.CodeUnsupportedOperation, "the runtime cannot run %s commands", c.Kind())
+}
+
+func unsupported(what, platform string) error {
+	return errorf(canonical.CodeUnsupportedOperation, "%s is not supported on %s", what, platform).
+		WithHint("make the command optional: true, or run the flow on a device that supports it")
+}
+
+func (r *run) appOr(ctx context.Context, t canonical.Template) (string, error) {
+	return r.str(ctx, t)
+}
+
+func (r *run) launchApp(ctx context.Context, t *canonical.LaunchApp) error {
+	id, err := r.str(ctx, t.AppID)
+	if err != nil {
+		return err
+	}
+	args := map[string]any{}
+	for _, a := range t.Arguments {
+		k, err := r.str(ctx, a.Key)
+		if err != nil {
+			return err
+		}
+		if tv, ok := a.Value.(canonical.Template); ok {
+			v, err := r.str(ctx, tv)
+			if err != nil {
+				return err
+			}
+			args[k] = v
+		} else {
+			args[k] = a.Value
+		}
+	}
+	if t.ClearKeychain {
+		if k, ok := r.dev.(KeychainClearer); ok {
+			if err := k.ClearKeychain(ctx); err != nil {
+				return deviceErr(err, "clear the keychain")
+			}
+		}
+	}
+	r.interaction()
+	r.event("launchApp", map[string]any{"appId": id, "clearState": t.ClearState})
+	if err := r.dev.LaunchApp(ctx, LaunchOptions{AppID: id, ClearState: t.ClearState, ClearKeychain: t.ClearKeychain,
+		StopApp: t.StopApp, Permissions: t.Permissions, Arguments: args}); err != nil {
+		if ce, ok := canonical.AsError(err); ok {
+			return ce
+		}
+		return errorf(canonical.CodeCommandFailed, "Unable to launch app %s: %v", id, err).Wrap(err).
+			WithHint("check that the app is installed on the device")
+	}
+	_, err = r.settle(ctx)
+	return err
+}
+
+func (r *run) tap(ctx context.Context, t *canonical.Tap) error {
+	if t.Point != nil {
+		text, err := r.str(ctx, *t.Point)
+		if err != nil {
+			return err
+		}
+		vp, err := r.dev.Viewport(ctx)
+		if err != nil {
+			return deviceErr(err, "read the viewport")
+		}
+		p, err := resolvePoint(text, vp, t.Point.Pos)
+		if err != nil {
+			return err
+		}
+		before, err := r.settle(ctx)
+		if err != nil {
+			return err
+		}
+		return r.tapAt(ctx, p, t, before)
+	}
+	f, _, err := r.findOrFail(ctx, t.Selector, t.Optional)
+	if err != nil {
+		return err
+	}
+	return r.tapElement(ctx, f, t)
+}
+
+// assert waits for visible and/or not visible, with Maestro's timeouts:
+// the lookup timeout (optional does not shorten it) or the given one, both
+// minus the time since the last interaction.
+func (r *run) assert(ctx context.Context, a *canonical.Assert) error {
+	timeout := r.cfg.LookupTimeout
+	if a.TimeoutMs != nil {
+		v, err := r.str(ctx, *a.TimeoutMs)
+		if err != nil {
+			return err
+		}
+		ms, perr := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(v), "_", ""), 64)
+		if perr != nil {
+			return errorf(canonical.CodeInvalidArgs, "timeout %q is not a number of milliseconds", v).At(a.TimeoutMs.Pos).
+				WithHint("timeout: 10000")
+		}
+		timeout = time.Duration(ms) * time.Millisecond
+	}
+	timeout = r.adjusted(timeout)
+	if a.Visible != nil {
+		q, err := r.compile(ctx, a.Visible)
+		if err != nil {
+			return err
+		}
+		f, scr, err := r.find(ctx, q, timeout)
+		if err != nil {
+			return err
+		}
+		if f == nil {
+			e := notFound(q, scr, a.Visible.Pos)
+			e.Code = canonical.CodeAssertionFailed
+			e.Message = "Assertion is false: " + q.describe() + " is visible"
+			return e
+		}
+	}
+	if a.NotVisible != nil {
+		q, err := r.compile(ctx, a.NotVisible)
+		if err != nil {
+			return err
+		}
+		ok, err := r.gone(ctx, q, timeout)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errorf(canonical.CodeAssertionFailed, "Assertion is false: %s is not visible", q.describe()).
+				With("selector", q.describe()).
+				WithHint("the element stayed on screen for the whole timeout")
+		}
+	}
+	return nil
+}
+
+// gone probes until the element is absent: each probe is a 500 ms lookup,
+// so an absent element costs about 500 ms as in Maestro.
+func (r *run) gone(ctx context.Context, q *query, timeout time.Duration) (bool, error) {
+	deadline := r.clock.Now().Add(timeout)
+	for {
+		f, _, err := r.find(ctx, q, 500*time.Millisecond)
+		if err != nil {
+			return false, err
+		}
+		if f == nil {
+			return true, nil
+		}
+		if !r.clock.Now().Before(deadline) {
+			return false, nil
+		}
+	}
+}
+
+func (r *run) input(ctx context.Context, text string) error {
+	r.interaction()
+	r.event("inputText", map[string]any{"text": text})
+	if err := r.dev.InputText(ctx, text); err != nil {
+		return deviceErr(err, "type text")
+	}
+	_, err := r.settle(ctx)
+	return err
+}
+
+// random generates inputRandom* text from the run's seeded source.
+func (r *run) random(t *canonical.InputRandom) string {
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	pick := func(set string, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = set[r.rand.IntN(len(set))]
+		}
+		return string(b)
+	}
+	first := []string{"Ada", "Alan", "Grace", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger",
+		"Radia", "Tim", "Katherine", "Donald", "Hedy", "John", "Sophie", "Guido", "Anita", "Niklaus"}
+	last := []string{"Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Dijkstra"}
+	switch t.Type {
+	case "number":
+		return pick("123456789", 1) + pick("0123456789", max(t.Length, 1)-1)
+	case "email":
+		domains := []string{"gmail.com", "yahoo.com", "hotmail.com", "aol.com", "msn.com", "outlook.com"}
+		f, l := first[r.rand.IntN(len(first))], last[r.rand.IntN(len(last))]
+		return strings.ToLower(f + "_" + l + "_" + pick(alnum, 4) + "@" + domains[r.rand.IntN(len(domains))])
+	case "personName":
+		return first[r.rand.IntN(len(first))] + " " + last[r.rand.IntN(len(last))]
+	}
+	return pick(alnum, max(t.Length, 1))
+}
+
+func (r *run) simple(ctx context.Context, t *canonical.Simple) error {
+	switch t.Action {
+	case "back":
+		r.interaction()
+		r.event("back", nil)
+		if err := r.dev.Back(ctx); err != nil {
+			return deviceErr(err, "press back")
+		}
+	case "hideKeyboard":
+		r.interaction()
+		r.event("hideKeyboard", nil)
+		if err := r.dev.HideKeyboard(ctx); err != nil {
+			return deviceErr(err, "hide the keyboard")
+		}
+	case "pasteText":
+		if r.copied == "" {
+			return nil
+		}
+		return r.input(ctx, r.copied)
+	case "clearKeychain":
+		if k, ok := r.dev.(KeychainClearer); ok {
+			r.interaction()
+			return deviceErr(k.ClearKeychain(ctx), "clear the keychain")
+		}
+		return nil
+	case "stopRecording":
+		if rec, ok := r.dev.(Recorder); ok && r.recording {
+			r.recording = false
+			return deviceErr(rec.StopRecording(ctx), "stop recording")
+		}
+		return nil
+	case "toggleAirplaneMode":
+		if a, ok := r.dev.(AirplaneMode); ok {
+			on, err := a.AirplaneMode(ctx)
+			if err != nil {
+				return deviceErr(err, "read airplane mode")
+			}
+			r.interaction()
+			return deviceErr(a.SetAirplaneMode(ctx, !on), "toggle airplane mode")
+		}
+		return nil
+	default:
+		return errorf(canonical.CodeUnsupportedOperation, "the runtime cannot run %s", t.Action)
+	}
+	_, err := r.settle(ctx)
+	return err
+}
+
+// waitForAnimation compares screenshots in pairs until two match or the
+// timeout passes; it never fails (Maestro's behaviour).
+func (r *run) waitForAnimation(ctx context.Context, timeout time.Duration) error {
+	deadline := r.clock.Now().Add(timeout)
+	for {
+		a, err := r.dev.Screenshot(ctx)
+		if err != nil {
+			return deviceErr(err, "take a screenshot")
+		}
+		if err := r.clock.Sleep(ctx, r.cfg.PollInterval); err != nil {
+			return err
+		}
+		b, err := r.dev.Screenshot(ctx)
+		if err != nil {
+			return deviceErr(err, "take a screenshot")
+		}
+		if bytes.Equal(a, b) || !r.clock.Now().Before(deadline) {
+			r.interaction()
+			return nil
+		}
+	}
+}
+
+func (r *run) screenshot(ctx context.Context, t canonical.Template) error {
+	p, err := r.str(ctx, t)
+	if err != nil {
+		return err
+	}
+	png, err := r.dev.Screenshot(ctx)
+	if err != nil {
+		return deviceErr(err, "take a screenshot")
+	}
+	name := p + ".png"
+	r.event("screenshot", map[string]any{"path": name})
+	if r.cfg.Files == nil {
+		return nil
+	}
+	if err := r.cfg.Files.WriteFile(name, png); err != nil {
+		return errorf(canonical.CodeCommandFailed, "cannot write screenshot %s: %v", name, err).Wrap(err).
+			WithHint("the path is relative to the folder flow runs in; check that it is writable")
+	}
+	return nil
+}
+
+func (r *run) setLocation(ctx context.Context, t *canonical.SetLocation) error {
+	lat, err := r.number(ctx, t.Latitude, "latitude")
+	if err != nil {
+		return err
+	}
+	lng, err := r.number(ctx, t.Longitude, "longitude")
+	if err != nil {
+		return err
+	}
+	l, ok := r.dev.(Locator)
+	if !ok {
+		return unsupported("setLocation", r.info.Platform)
+	}
+	r.interaction()
+	return deviceErr(l.SetLocation(ctx, lat, lng), "set the location")
+}
+
+func (r *run) number(ctx context.Context, t canonical.Template, what string) (float64, error) {
+	v, err := r.str(ctx, t)
+	if err != nil {
+		return 0, err
+	}
+	f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if perr != nil {
+		return 0, errorf(canonical.CodeInvalidArgs, "%s %q is not a number", what, v).At(t.Pos).WithHint(what + ": 52.52")
+	}
+	return f, nil
+}
+
+// travel sets the location along the points at the given speed, 50 steps
+// a segment (Maestro's geometry, without its double radians conversion).
+func (r *run) travel(ctx context.Context, t *canonical.Travel) error {
+	l, ok := r.dev.(Locator)
+	if !ok {
+		return unsupported("travel", r.info.Platform)
+	}
+	r.interaction()
+	if err := l.SetLocation(ctx, t.Points[0].X, t.Points[0].Y); err != nil {
+		return deviceErr(err, "set the location")
+	}
+	for i := 1; i < len(t.Points); i++ {
+		a, b := t.Points[i-1], t.Points[i]
+		meters := haversine(a, b)
+		step := time.Duration(meters / t.SpeedMPS * 1000 / 50 * float64(time.Millisecond))
+		for s := 1; s <= 50; s++ {
+			f := float64(s) / 50
+			if err := l.SetLocation(ctx, a.X+(b.X-a.X)*f, a.Y+(b.Y-a.Y)*f); err != nil {
+				return deviceErr(err, "set the location")
+			}
+			if err := r.clock.Sleep(ctx, step); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *run) runScript(ctx context.Context, t *canonical.RunScript) error {
+	if t.When != nil {
+		ok, err := r.condition(ctx, t.When)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return skipped{"the when: condition is false"}
+		}
+	}
+	env, err := r.vars(ctx, t.Env)
+	if err != nil {
+		return err
+	}
+	r.interaction()
+	return r.js.RunScript(ctx, t.File, t.Source, env, t.Pos)
+}
+
+func (r *run) vars(ctx context.Context, env []canonical.EnvVar) ([]Var, error) {
+	out := make([]Var, len(env))
+	for i, e := range env {
+		v, err := r.str(ctx, e.Value)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Var{Name: e.Name, Value: v}
+	}
+	return out, nil
+}
+
+// condition evaluates a when:/while: condition; every present part must
+// hold (platform, visible within 7 s, not visible within 7 s, true).
+func (r *run) condition(ctx context.Context, c *canonical.Condition) (bool, error) {
+	if c.Platform != "" && !strings.EqualFold(c.Platform, r.info.Platform) {
+		return false, nil
+	}
+	if c.Visible != nil {
+		q, err := r.compile(ctx, c.Visible)
+		if err != nil {
+			return false, err
+		}
+		f, _, err := r.find(ctx, q, r.adjusted(r.cfg.OptionalLookupTimeout))
+		if err != nil || f == nil {
+			return false, err
+		}
+	}
+	if c.NotVisible != nil {
+		q, err := r.compile(ctx, c.NotVisible)
+		if err != nil {
+			return false, err
+		}
+		ok, err := r.gone(ctx, q, r.adjusted(r.cfg.OptionalLookupTimeout))
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	if c.True != nil {
+		v, err := r.str(ctx, *c.True)
+		if err != nil {
+			return false, err
+		}
+		if !r.js.Truthy(v) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func (r *run) runFlow(ctx context.Context, t *canonical.RunFlow, depth int) error {
+	if t.When != nil {
+		ok, err := r.condition(ctx, t.When)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return skipped{"the when: condition is false"}
+		}
+	}
+	return r.subflow(ctx, t.Flow, t.Commands, t.Env, depth)
+}
+
+// subflow defines the caller's env for it (which stays defined afterwards,
+// as in Maestro), then the subflow file's own env, and runs it in a script
+// scope with its own hooks.
+func (r *run) subflow(ctx context.Context, f *canonical.Flow, inline []canonical.Command, env []canonical.EnvVar, depth int) error {
+	if err := r.defineEnv(ctx, env); err != nil {
+		return err
+	}
+	if f != nil {
+		if err := r.defineEnv(ctx, f.Env); err != nil {
+			return err
+		}
+	}
+	r.js.EnterScope()
+	defer r.js.LeaveScope()
+	if f == nil {
+		return r.commands(ctx, inline, depth+1)
+	}
+	return r.withHooks(ctx, f, depth+1, func() error { return r.commands(ctx, f.Commands, depth+1) })
+}
+
+func (r *run) repeat(ctx context.Context, t *canonical.Repeat, depth int) error {
+	maxRuns := -1
+	if t.Times != nil {
+		v, err := r.str(ctx, *t.Times)
+		if err != nil {
+			return err
+		}
+		f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if perr != nil {
+			return errorf(canonical.CodeInvalidArgs, "repeat times %q is not a number", v).At(t.Times.Pos).WithHint("times: 3")
+		}
+		maxRuns = int(f)
+	}
+	runs := 0
+	for maxRuns < 0 || runs < maxRuns {
+		if t.While != nil {
+			ok, err := r.condition(ctx, t.While)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+		}
+		if err := r.commands(ctx, t.Commands, depth+1); err != nil {
+			return err
+		}
+		runs++
+	}
+	if runs == 0 {
+		return skipped{"repeat ran zero times"}
+	}
+	return nil
+}
+
+func (r *run) retry(ctx context.Context, t *canonical.Retry, depth int) error {
+	v, err := r.str(ctx, t.MaxRetries)
+	if err != nil {
+		return err
+	}
+	f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if perr != nil {
+		return errorf(canonical.CodeInvalidArgs, "maxRetries %q is not a number", v).At(t.MaxRetries.Pos).WithHint("maxRetries: 2")
+	}
+	retries := min(max(int(f), 0), 3)
+	for attempt := 0; ; attempt++ {
+		err := r.subflow(ctx, t.Flow, t.Commands, t.Env, depth)
+		if err == nil || attempt >= retries {
+			return err
+		}
+		r.logs = append(r.logs, fmt.Sprintf("Retrying the commands due to an error: %v (attempt %d)", canonical.Coded(err).Message, attempt+1))
+	}
+}

@@ -1,0 +1,350 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+// compile evaluates a selector's templates and compiles it.
+func (r *run) compile(ctx context.Context, s *canonical.Selector) (*query, error) {
+	if s == nil {
+		return nil, nil
+	}
+	q := &query{width: s.Width, height: s.Height, enabled: s.Enabled, selected: s.Selected,
+		checked: s.Checked, focused: s.Focused, traits: s.Traits}
+	if s.Tolerance != nil {
+		q.tolerance = *s.Tolerance
+	}
+	if s.Text != nil {
+		v, err := r.str(ctx, *s.Text)
+		if err != nil {
+			return nil, err
+		}
+		q.text = compilePattern(v)
+	}
+	if s.ID != nil {
+		v, err := r.str(ctx, *s.ID)
+		if err != nil {
+			return nil, err
+		}
+		q.id = compilePattern(v)
+	}
+	if s.Index != nil {
+		v, err := r.str(ctx, *s.Index)
+		if err != nil {
+			return nil, err
+		}
+		f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if perr != nil {
+			return nil, errorf(canonical.CodeInvalidArgs, "index %q is not a number", v).At(s.Index.Pos).
+				WithHint("index counts matches top to bottom from 0")
+		}
+		i := int(f)
+		q.index = &i
+	}
+	var err error
+	for _, rel := range []struct {
+		dst **query
+		src *canonical.Selector
+	}{{&q.below, s.Below}, {&q.above, s.Above}, {&q.leftOf, s.LeftOf}, {&q.rightOf, s.RightOf},
+		{&q.containsChild, s.ContainsChild}, {&q.childOf, s.ChildOf}} {
+		if *rel.dst, err = r.compile(ctx, rel.src); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range s.ContainsDescendants {
+		dq, err := r.compile(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		q.containsDescendants = append(q.containsDescendants, dq)
+	}
+	return q, nil
+}
+
+// screen is one read of the device: the pruned hierarchy, flattened.
+type screen struct {
+	root *Node
+	flat *flat
+	vp   canonical.Viewport
+}
+
+func (r *run) read(ctx context.Context) (*screen, error) {
+	root, err := r.dev.Hierarchy(ctx)
+	if err != nil {
+		return nil, deviceErr(err, "read the screen")
+	}
+	vp, err := r.dev.Viewport(ctx)
+	if err != nil {
+		return nil, deviceErr(err, "read the viewport")
+	}
+	pruned := prune(root, int(vp.X+vp.Width), int(vp.Y+vp.Height))
+	return &screen{root: pruned, flat: flatten(pruned), vp: vp}, nil
+}
+
+// found is a located element and the screen it was found on.
+type found struct {
+	node *Node
+	scr  *screen
+}
+
+// find polls the screen until the query matches an element with bounds or
+// the timeout passes; it always looks at least once. Maestro polls with no
+// pause; flow pauses PollInterval so a virtual clock moves.
+func (r *run) find(ctx context.Context, q *query, timeout time.Duration) (*found, *screen, error) {
+	deadline := r.clock.Now().Add(timeout)
+	for {
+		scr, err := r.read(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if m := q.find(scr.flat); len(m) > 0 {
+			n := scr.flat.nodes[m[0]]
+			if n.Bounds == nil {
+				return nil, scr, nil // Maestro gives up at once on a match without bounds
+			}
+			return &found{node: n, scr: scr}, scr, nil
+		}
+		if !r.clock.Now().Before(deadline) {
+			return nil, scr, nil
+		}
+		if err := r.clock.Sleep(ctx, r.cfg.PollInterval); err != nil {
+			return nil, scr, err
+		}
+	}
+}
+
+// findOrFail is find with Maestro's error: the selector, and the elements on
+// screen that come closest, so the fix is visible in the report.
+func (r *run) findOrFail(ctx context.Context, sel *canonical.Selector, optional bool) (*found, *query, error) {
+	q, err := r.compile(ctx, sel)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, scr, err := r.find(ctx, q, r.lookupTimeout(optional))
+	if err != nil {
+		return nil, q, err
+	}
+	if f == nil {
+		return nil, q, notFound(q, scr, sel.Pos)
+	}
+	return f, q, nil
+}
+
+func notFound(q *query, scr *screen, pos canonical.Pos) *canonical.Error {
+	e := errorf(canonical.CodeElementNotFound, "Element not found: %s", q.describe())
+	near := nearest(q, scr)
+	e.With("selector", q.describe())
+	if len(near) > 0 {
+		e.With("candidates", near)
+		e.WithHint("closest on screen: " + strings.Join(near, "; "))
+	} else {
+		e.WithHint("the screen has no element with text or id; check that the app is on the expected screen")
+	}
+	return e
+}
+
+// nearest lists up to five on-screen elements whose text, hint, label or id
+// is closest to the selector's text or id, to show what the screen had.
+func nearest(q *query, scr *screen) []string {
+	if scr == nil {
+		return nil
+	}
+	want := ""
+	switch {
+	case q.text != nil:
+		want = strings.ToLower(q.text.raw)
+	case q.id != nil:
+		want = strings.ToLower(q.id.raw)
+	}
+	type cand struct {
+		desc string
+		d    int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for _, n := range scr.flat.nodes {
+		for _, v := range []struct{ kind, val string }{{"text", n.Text}, {"hint", n.Hint}, {"label", n.Label}, {"id", n.ID}} {
+			if v.val == "" {
+				continue
+			}
+			desc := fmt.Sprintf("%s %q", v.kind, v.val)
+			if n.Bounds != nil {
+				desc += fmt.Sprintf(" at %d,%d", n.Bounds.X, n.Bounds.Y)
+			}
+			if seen[desc] {
+				continue
+			}
+			seen[desc] = true
+			cands = append(cands, cand{desc, distance(want, strings.ToLower(v.val))})
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].d < cands[b].d })
+	var out []string
+	for i := 0; i < len(cands) && i < 5; i++ {
+		out = append(out, cands[i].desc)
+	}
+	return out
+}
+
+func distance(a, b string) int {
+	if a == "" {
+		return 0
+	}
+	if strings.Contains(b, a) || strings.Contains(a, b) {
+		return abs(len(a) - len(b))
+	}
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}
+
+// settle waits until two hierarchy reads in a row are equal, at most ten
+// reads (Maestro's generic settle), and returns the last one.
+func (r *run) settle(ctx context.Context) (*Node, error) {
+	prev, err := r.dev.Hierarchy(ctx)
+	if err != nil {
+		return nil, deviceErr(err, "read the screen")
+	}
+	for range 9 {
+		if err := r.clock.Sleep(ctx, r.cfg.PollInterval); err != nil {
+			return prev, err
+		}
+		cur, err := r.dev.Hierarchy(ctx)
+		if err != nil {
+			return nil, deviceErr(err, "read the screen")
+		}
+		if equalTrees(prev, cur) {
+			return cur, nil
+		}
+		prev = cur
+	}
+	return prev, nil
+}
+
+// tapElement is Maestro's tap algorithm (§2.8): settle, refresh the
+// element's bounds, tap its centre, and tap again once when neither the
+// hierarchy nor the screenshot changed.
+func (r *run) tapElement(ctx context.Context, f *found, t *canonical.Tap) error {
+	before, err := r.settle(ctx)
+	if err != nil {
+		return err
+	}
+	target := *f.node.Bounds
+	var same []*Node
+	for _, n := range flatten(before).nodes {
+		if sameAttributes(n, f.node) && n.Bounds != nil {
+			same = append(same, n)
+		}
+	}
+	if len(same) == 1 {
+		target = *same[0].Bounds
+	}
+	return r.tapAt(ctx, target.Center(), t, before)
+}
+
+func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, before *Node) error {
+	attempts := 1
+	if t.RetryIfNoChange {
+		attempts = 2
+	}
+	shotBefore, _ := r.dev.Screenshot(ctx)
+	for attempt := 0; attempt < attempts; attempt++ {
+		if err := r.tapOnce(ctx, p, t); err != nil {
+			return err
+		}
+		after, err := r.settle(ctx)
+		if err != nil {
+			return err
+		}
+		if !equalTrees(before, after) {
+			return nil
+		}
+		shotAfter, _ := r.dev.Screenshot(ctx)
+		if !bytes.Equal(shotBefore, shotAfter) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// tapOnce taps (or long-presses) once, or repeat times with delay between.
+func (r *run) tapOnce(ctx context.Context, p canonical.Point, t *canonical.Tap) error {
+	r.interaction()
+	if t.Mode == canonical.TapLong {
+		hold := time.Duration(t.HoldMs) * time.Millisecond
+		r.event("longPress", map[string]any{"point": p, "durationMs": t.HoldMs})
+		if err := r.dev.LongPress(ctx, p, hold); err != nil {
+			return deviceErr(err, "long-press")
+		}
+		return nil
+	}
+	for i := 0; i < t.Repeat; i++ {
+		if i > 0 {
+			if err := r.clock.Sleep(ctx, time.Duration(t.DelayMs)*time.Millisecond); err != nil {
+				return err
+			}
+		}
+		r.event("tap", map[string]any{"point": p})
+		if err := r.dev.Tap(ctx, p); err != nil {
+			return deviceErr(err, "tap")
+		}
+	}
+	return nil
+}
+
+// resolvePoint turns "x,y" or "x%,y%" into a screen point; percentages use
+// integer arithmetic on the screen size as Maestro does.
+func resolvePoint(text string, vp canonical.Viewport, pos canonical.Pos) (canonical.Point, error) {
+	parts := strings.Split(text, ",")
+	bad := errorf(canonical.CodeInvalidArgs, "point %q is not \"x,y\" or \"x%%,y%%\"", text).At(pos).
+		WithHint(`write point: "540,1200" or point: "50%,80%"`)
+	if len(parts) != 2 {
+		return canonical.Point{}, bad
+	}
+	percent := strings.Contains(text, "%")
+	var v [2]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(p), "%")), 64)
+		if err != nil {
+			return canonical.Point{}, bad
+		}
+		if percent && (f < 0 || f > 100) {
+			return canonical.Point{}, errorf(canonical.CodeInvalidArgs, "point %q has a percentage outside 0%%..100%%", text).At(pos).
+				WithHint("percentages run from 0% to 100%")
+		}
+		v[i] = f
+	}
+	if !percent {
+		return canonical.Point{X: v[0], Y: v[1]}, nil
+	}
+	w, h := int(vp.X+vp.Width), int(vp.Y+vp.Height)
+	return canonical.Point{X: float64(w * int(v[0]) / 100), Y: float64(h * int(v[1]) / 100)}, nil
+}
+
+func jsonIndent(v any) ([]byte, error) {
+	return json.MarshalIndent(v, "", "  ")
+}

@@ -1,0 +1,353 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+// Var is one variable handed to the script engine.
+type Var struct {
+	Name  string
+	Value string
+}
+
+// Scripts is the JavaScript engine the runtime evaluates ${...}, scripts and
+// conditions with. A fresh one is made for every top-level flow (Maestro
+// does not carry output or variables across flows).
+type Scripts interface {
+	// Interpolate evaluates the ${...} parts of a template.
+	Interpolate(ctx context.Context, t canonical.Template) (string, error)
+	// Truthy applies Maestro's falsy rules to an interpolated string.
+	Truthy(s string) bool
+	// DefineVars makes variables visible to later evaluations.
+	DefineVars(vars []Var)
+	EnterScope()
+	LeaveScope()
+	RunScript(ctx context.Context, name, source string, env []Var, pos canonical.Pos) error
+	SetCopiedText(s string)
+}
+
+// Files writes what flows ask for (takeScreenshot, startRecording) and the
+// failure artifacts. Paths are slash-separated.
+type Files interface {
+	WriteFile(name string, data []byte) error
+}
+
+// Config is everything a run needs. Zero durations take Maestro's defaults.
+type Config struct {
+	Device   Device
+	Clock    Clock
+	Events   EventLog
+	Observer Observer
+	// NewScripts makes the script engine of one top-level flow.
+	NewScripts func(platform string, log func(string)) Scripts
+	// Env holds -e KEY=VALUE and MAESTRO_* shell variables, in order.
+	Env []Var
+	// Files receives takeScreenshot output, relative to the working folder.
+	Files Files
+	// Artifacts receives the screenshot and hierarchy of every failure; nil
+	// writes none.
+	Artifacts Files
+	// LookupTimeout and OptionalLookupTimeout are Maestro's 17 s and 7 s.
+	LookupTimeout         time.Duration
+	OptionalLookupTimeout time.Duration
+	// PollInterval is the pause between hierarchy polls (200 ms).
+	PollInterval time.Duration
+	// Seed makes inputRandom* reproducible.
+	Seed uint64
+}
+
+func (c Config) withDefaults() Config {
+	if c.Clock == nil {
+		c.Clock = WallClock{}
+	}
+	if c.Events == nil {
+		c.Events = NopLog{}
+	}
+	if c.Observer == nil {
+		c.Observer = NopObserver{}
+	}
+	if c.LookupTimeout == 0 {
+		c.LookupTimeout = 17 * time.Second
+	}
+	if c.OptionalLookupTimeout == 0 {
+		c.OptionalLookupTimeout = 7 * time.Second
+	}
+	if c.PollInterval == 0 {
+		c.PollInterval = 200 * time.Millisecond
+	}
+	return c
+}
+
+// run is the state of one top-level flow.
+type run struct {
+	cfg             Config
+	dev             Device
+	clock           Clock
+	js              Scripts
+	info            DeviceInfo
+	top             *canonical.Flow
+	appID           string
+	lastInteraction time.Time
+	copied          string
+	rand            *rand.Rand
+	steps           []StepResult
+	logs            []string
+	failedArtifacts []string
+	recording       bool
+}
+
+// RunFlow runs one top-level flow with Maestro's semantics (§3.3): env
+// first, then onFlowStart, the commands (skipped if onFlowStart failed),
+// and onFlowComplete always. The flow passes when the body and
+// onFlowComplete both pass.
+func RunFlow(ctx context.Context, cfg Config, flow *canonical.Flow) FlowResult {
+	cfg = cfg.withDefaults()
+	r := &run{cfg: cfg, dev: cfg.Device, clock: cfg.Clock, top: flow,
+		rand: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
+	start := r.clock.Now()
+	r.lastInteraction = start
+	res := FlowResult{Name: flow.Name, File: flow.File, Status: StatusPassed}
+	cfg.Observer.FlowStarted(flow, 0)
+	err := r.flow(ctx)
+	res.Steps = r.steps
+	res.DurationMs = r.clock.Now().Sub(start).Milliseconds()
+	res.Artifacts = r.failedArtifacts
+	if err != nil {
+		res.Status = StatusFailed
+		res.Error = canonical.Coded(err)
+	}
+	cfg.Observer.FlowFinished(res)
+	return res
+}
+
+func (r *run) flow(ctx context.Context) error {
+	info, err := r.dev.Info(ctx)
+	if err != nil {
+		return deviceErr(err, "read device information")
+	}
+	r.info = info
+	r.js = r.cfg.NewScripts(info.Platform, func(line string) { r.logs = append(r.logs, line) })
+	vars := append([]Var{}, r.cfg.Env...)
+	vars = append(vars, Var{Name: "MAESTRO_FILENAME", Value: stem(r.top.File)})
+	r.js.DefineVars(vars)
+	if err := r.defineEnv(ctx, r.top.Env); err != nil {
+		return err
+	}
+	appID, err := r.js.Interpolate(ctx, r.top.AppID)
+	if err != nil {
+		return err
+	}
+	r.appID = appID
+	return r.withHooks(ctx, r.top, 0, func() error { return r.commands(ctx, r.top.Commands, 0) })
+}
+
+// withHooks runs a flow file's onFlowStart, body and onFlowComplete.
+func (r *run) withHooks(ctx context.Context, f *canonical.Flow, depth int, body func() error) error {
+	startErr := r.commands(ctx, f.OnFlowStart, depth)
+	var bodyErr error
+	if startErr == nil {
+		bodyErr = body()
+	}
+	completeErr := r.commands(ctx, f.OnFlowComplete, depth)
+	return errors.Join(firstErr(startErr, bodyErr), completeErr)
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func stem(file string) string {
+	base := path.Base(file)
+	return strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
+}
+
+// defineEnv interpolates every value of an env block before setting any of
+// them, as Maestro does (keys in one block cannot see each other).
+func (r *run) defineEnv(ctx context.Context, env []canonical.EnvVar) error {
+	if len(env) == 0 {
+		return nil
+	}
+	vars := make([]Var, len(env))
+	for i, e := range env {
+		v, err := r.js.Interpolate(ctx, e.Value)
+		if err != nil {
+			return err
+		}
+		vars[i] = Var{Name: e.Name, Value: v}
+	}
+	r.js.DefineVars(vars)
+	return nil
+}
+
+// skipped is returned by a command that did not run (a false when:, zero
+// repeat iterations).
+type skipped struct{ why string }
+
+func (s skipped) Error() string { return s.why }
+
+// commands runs a list in order and stops at the first failure.
+func (r *run) commands(ctx context.Context, cmds []canonical.Command, depth int) error {
+	for _, c := range cmds {
+		if err := ctx.Err(); err != nil {
+			return canonical.NewError(canonical.CodeCommandFailed, "the run was interrupted").
+				WithHint("the flow stopped before this command").At(c.Base().Pos).Wrap(err)
+		}
+		if err := r.step(ctx, c, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// step runs one command and records it: failures of an optional command
+// become warnings, except script errors, which always fail (Maestro §1.2).
+func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
+	meta := c.Base()
+	desc := r.describe(ctx, c)
+	r.cfg.Observer.StepStarted(r.top, c, desc, depth)
+	before := len(r.logs)
+	start := r.clock.Now()
+	index := len(r.steps)
+	r.steps = append(r.steps, StepResult{Command: meta.Name, Label: meta.Label, Pos: meta.Pos, Depth: depth})
+	err := r.exec(ctx, c, depth)
+	step := StepResult{Command: meta.Name, Label: meta.Label, Pos: meta.Pos, Depth: depth, Status: StatusPassed,
+		DurationMs: r.clock.Now().Sub(start).Milliseconds()}
+	if step.Command == "" {
+		step.Command = c.Kind()
+	}
+	var skip skipped
+	switch {
+	case err == nil:
+	case errors.As(err, &skip):
+		step.Status = StatusSkipped
+		err = nil
+	case meta.Optional && downgradable(err):
+		step.Status = StatusWarned
+		step.Error = canonical.Coded(canonical.AtIfNone(err, meta.Pos))
+		err = nil
+	default:
+		step.Status = StatusFailed
+		err = canonical.AtIfNone(err, meta.Pos)
+		step.Error = canonical.Coded(err)
+		r.captureFailure(ctx)
+	}
+	if len(r.logs) > before {
+		step.Logs = append([]string{}, r.logs[before:]...)
+	}
+	r.steps[index] = step
+	r.cfg.Observer.StepFinished(r.top, step, desc)
+	return err
+}
+
+// downgradable: optional turns only Maestro's own failures into warnings;
+// script errors and invalid input still fail the flow.
+func downgradable(err error) bool {
+	ce, ok := canonical.AsError(err)
+	if !ok || ce.Reason() == reasonScript {
+		return false
+	}
+	switch ce.Code {
+	case canonical.CodeElementNotFound, canonical.CodeAssertionFailed, canonical.CodeTimeout,
+		canonical.CodeCommandFailed, canonical.CodeUnsupportedOperation:
+		return true
+	}
+	return false
+}
+
+// reasonScript marks JavaScript failures, which optional does not excuse.
+const reasonScript = "SCRIPT_ERROR"
+
+// captureFailure saves one screenshot and hierarchy per flow, at the first
+// failure, as Maestro takes one debug screenshot.
+func (r *run) captureFailure(ctx context.Context) {
+	if r.cfg.Artifacts == nil || len(r.failedArtifacts) > 0 {
+		return
+	}
+	base := safeName(r.top.Name)
+	if png, err := r.dev.Screenshot(ctx); err == nil {
+		name := base + "-failure.png"
+		if r.cfg.Artifacts.WriteFile(name, png) == nil {
+			r.failedArtifacts = append(r.failedArtifacts, name)
+		}
+	}
+	if h, err := r.dev.Hierarchy(ctx); err == nil {
+		name := base + "-hierarchy.json"
+		if data, err := jsonIndent(h); err == nil && r.cfg.Artifacts.WriteFile(name, data) == nil {
+			r.failedArtifacts = append(r.failedArtifacts, name)
+		}
+	}
+}
+
+func safeName(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "flow"
+	}
+	return b.String()
+}
+
+func deviceErr(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := canonical.AsError(err); ok {
+		return err
+	}
+	return canonical.Errorf(canonical.CodeDeviceUnavailable, "could not %s: %v", what, err).Wrap(err).
+		WithHint("check that the device is connected and responding")
+}
+
+// interaction marks a command that changed the device: later lookups wait
+// less by the time since (Maestro's adjustedToLatestInteraction).
+func (r *run) interaction() { r.lastInteraction = r.clock.Now() }
+
+// lookupTimeout is a lookup's budget: 17 s, or 7 s for optional commands,
+// minus the time since the last interaction, never below zero.
+func (r *run) lookupTimeout(optional bool) time.Duration {
+	base := r.cfg.LookupTimeout
+	if optional {
+		base = r.cfg.OptionalLookupTimeout
+	}
+	return r.adjusted(base)
+}
+
+func (r *run) adjusted(d time.Duration) time.Duration {
+	left := d - r.clock.Now().Sub(r.lastInteraction)
+	if left < 0 {
+		return 0
+	}
+	return left
+}
+
+func (r *run) event(typ string, fields map[string]any) { r.cfg.Events.Record(typ, fields) }
+
+func (r *run) str(ctx context.Context, t canonical.Template) (string, error) {
+	return r.js.Interpolate(ctx, t)
+}
+
+func errorf(code canonical.Code, format string, args ...any) *canonical.Error {
+	return canonical.Errorf(code, format, args...)
+}
+
+func quoted(s string) string { return fmt.Sprintf("%q", s) }
