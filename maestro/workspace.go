@@ -136,6 +136,16 @@ type PlanOptions struct {
 	ConfigFile  string
 	IncludeTags []string
 	ExcludeTags []string
+	// KeepGoing collects flows that fail to load into ExecutionPlan.Broken
+	// instead of failing the plan, so a run can report them next to the
+	// flows that did run. Maestro fails the whole plan.
+	KeepGoing bool
+}
+
+// BrokenFlow is a selected flow file that could not be loaded.
+type BrokenFlow struct {
+	File     string
+	Problems []*canonical.Error
 }
 
 // ExecutionPlan is what flow test runs: the ordered sequence of
@@ -145,6 +155,7 @@ type ExecutionPlan struct {
 	Sequence          []*canonical.Flow
 	Flows             []*canonical.Flow
 	ContinueOnFailure bool
+	Broken            []BrokenFlow
 }
 
 // All is every flow of the plan in run order.
@@ -171,7 +182,13 @@ func (l *Loader) Plan(inputs []string, opts PlanOptions) (*ExecutionPlan, error)
 	}
 	if len(inputs) == 1 {
 		if info, _ := l.src.Stat(inputs[0]); !info.IsDir() {
-			f, err := l.Load(path.Clean(inputs[0]))
+			file := path.Clean(inputs[0])
+			f, err := l.Load(file)
+			var le *LoadError
+			if err != nil && opts.KeepGoing && errors.As(err, &le) {
+				return &ExecutionPlan{Config: defaultConfig(), ContinueOnFailure: true,
+					Broken: []BrokenFlow{{File: file, Problems: le.Problems}}}, nil
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -188,18 +205,20 @@ func (l *Loader) Plan(inputs []string, opts PlanOptions) (*ExecutionPlan, error)
 	}
 	var loaded []*canonical.Flow
 	var problems []*canonical.Error
+	var broken []BrokenFlow
 	for _, file := range candidates {
 		f, err := l.Load(file)
 		if err != nil {
 			var le *LoadError
 			if errors.As(err, &le) {
 				problems = append(problems, le.Problems...)
+				broken = append(broken, BrokenFlow{File: file, Problems: le.Problems})
 			}
 			continue
 		}
 		loaded = append(loaded, f)
 	}
-	if len(problems) > 0 {
+	if len(problems) > 0 && !opts.KeepGoing {
 		return nil, &LoadError{Problems: problems}
 	}
 	if problems := l.mediaOutsideWorkspace(inputs, loaded); len(problems) > 0 {
@@ -213,11 +232,11 @@ func (l *Loader) Plan(inputs []string, opts PlanOptions) (*ExecutionPlan, error)
 			selected = append(selected, f)
 		}
 	}
-	if len(selected) == 0 {
+	if len(selected) == 0 && len(broken) == 0 {
 		return nil, planError("no flows left after the tag filter (include: %s; exclude: %s)",
 			listOrNone(include), listOrNone(exclude)).WithHint("check --include-tags/--exclude-tags and the tags: of your flows")
 	}
-	plan := &ExecutionPlan{Config: cfg, ContinueOnFailure: cfg.ContinueOnFailure}
+	plan := &ExecutionPlan{Config: cfg, ContinueOnFailure: cfg.ContinueOnFailure, Broken: broken}
 	if plan.Sequence, plan.Flows, err = order(selected, cfg); err != nil {
 		return nil, err
 	}
