@@ -342,7 +342,7 @@ func clickableFirst(f *flat, in []int) []int {
 func (q *query) describe() string {
 	var parts []string
 	if q.text != nil {
-		parts = append(parts, fmt.Sprintf("%q", q.text.raw))
+		parts = append(parts, "\""+q.text.raw+"\"")
 	}
 	if q.id != nil {
 		parts = append(parts, "id: "+q.id.raw)

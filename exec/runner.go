@@ -256,7 +256,7 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 // script errors and invalid input still fail the flow.
 func downgradable(err error) bool {
 	ce, ok := canonical.AsError(err)
-	if !ok || ce.Reason() == reasonScript {
+	if !ok || ce.Details[ScriptErrorDetail] == true {
 		return false
 	}
 	switch ce.Code {
@@ -267,8 +267,9 @@ func downgradable(err error) bool {
 	return false
 }
 
-// reasonScript marks JavaScript failures, which optional does not excuse.
-const reasonScript = "SCRIPT_ERROR"
+// ScriptErrorDetail marks a JavaScript failure in an error's details; the
+// Scripts implementation sets it, and optional does not excuse such errors.
+const ScriptErrorDetail = "scriptError"
 
 // captureFailure saves one screenshot and hierarchy per flow, at the first
 // failure, as Maestro takes one debug screenshot.

@@ -65,7 +65,7 @@ func commandSpecs() map[string]commandSpec {
 		"back":                  simple("back"),
 		"clearKeychain":         simple("clearKeychain"),
 		"hideKeyboard":          simple("hideKeyboard"),
-		"hide keyboard":         simple("hideKeyboard"),
+		"hide keyboard":         {bare: true, decode: decodeHideKeyboardBare},
 		"pasteText":             simple("pasteText"),
 		"scroll":                {bare: true, decode: decodeScroll},
 		"takeScreenshot": {decode: pathDecoder(func(m canonical.Meta, t canonical.Template) canonical.Command {
@@ -92,6 +92,16 @@ func commandSpecs() map[string]commandSpec {
 		"setAirplaneMode":       {decode: decodeSetAirplaneMode},
 		"toggleAirplaneMode":    simple("toggleAirplaneMode"),
 	}
+}
+
+// decodeHideKeyboardBare is "- hide keyboard": Maestro accepts the
+// spelling with a space only as a bare command, never as a mapping key.
+func decodeHideKeyboardBare(c *cmd) (canonical.Command, error) {
+	if c.value != nil {
+		return nil, c.d.errorf(c.keyN, `"hide keyboard" is only a bare command`).
+			WithHint("write - hideKeyboard: {label: ...} for the long form")
+	}
+	return &canonical.Simple{Meta: c.meta, Action: "hideKeyboard"}, nil
 }
 
 // commandPrecedence is the order in which Maestro picks the one command that
@@ -274,7 +284,7 @@ func (c *cmd) arguments(n *yaml.Node) ([]canonical.LaunchArgument, error) {
 	var out []canonical.LaunchArgument
 	for _, p := range ps {
 		v := resolve(p.value)
-		if v == nil || v.Kind != yaml.ScalarNode {
+		if v == nil || v.Kind != yaml.ScalarNode || isNull(v) {
 			return nil, c.d.errorf(v, "launch argument %s must be a single value, got %s", p.key, kindName(v)).
 				WithHint("launch arguments are booleans, numbers or text")
 		}
@@ -285,11 +295,16 @@ func (c *cmd) arguments(n *yaml.Node) ([]canonical.LaunchArgument, error) {
 		case "!!int":
 			i, err := strconv.ParseInt(strings.ReplaceAll(v.Value, "_", ""), 0, 64)
 			if err != nil {
-				return nil, c.d.errorf(v, "launch argument %s: %v", p.key, err)
+				return nil, c.d.errorf(v, "launch argument %s is not a 64-bit whole number: %s", p.key, v.Value).
+					WithHint("quote the value to pass it as text")
 			}
 			arg.Value = i
 		case "!!float":
-			f, _ := strconv.ParseFloat(v.Value, 64)
+			f, err := strconv.ParseFloat(strings.ReplaceAll(v.Value, "_", ""), 64)
+			if err != nil || !canonical.IsFinite(f) {
+				return nil, c.d.errorf(v, "launch argument %s is not a finite number: %s", p.key, v.Value).
+					WithHint("quote the value to pass it as text")
+			}
 			arg.Value = f
 		default:
 			arg.Value = canonical.Text(v.Value, c.d.pos(v))
@@ -817,7 +832,11 @@ func decodeExtendedWait(c *cmd) (canonical.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.Raw = strings.ReplaceAll(t.Raw, "_", "")
+		if !t.HasExpr() {
+			// Maestro drops "_" after evaluating; in a ${} expression it
+			// is part of a name.
+			t.Raw = strings.ReplaceAll(t.Raw, "_", "")
+		}
 		if lit, ok := t.Literal(); ok {
 			if _, perr := strconv.ParseFloat(lit, 64); perr != nil {
 				return nil, c.d.errorf(p.value, "timeout %q is not a number of milliseconds", lit).WithHint("timeout: 10000")
@@ -913,7 +932,7 @@ func decodeTravel(c *cmd) (canonical.Command, error) {
 			lat, e1 = strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
 			lng, e2 = strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
 		}
-		if len(parts) != 2 || e1 != nil || e2 != nil {
+		if len(parts) != 2 || e1 != nil || e2 != nil || !canonical.IsFinite(lat) || !canonical.IsFinite(lng) {
 			return nil, c.d.errorf(item, "invalid travel point %q", s).
 				WithHint("write \"latitude,longitude\" with numbers; Maestro reads travel points when the flow loads, so ${...} cannot be used")
 		}
@@ -1019,6 +1038,9 @@ func decodeSetAirplaneMode(c *cmd) (canonical.Command, error) {
 				c.d.warnf(p.keyN, "remove optional", "setAirplaneMode ignores optional (Maestro does too)")
 			}
 		}
+	}
+	if valueN == nil {
+		return nil, c.d.errorf(c.keyN, "setAirplaneMode needs value").WithHint("setAirplaneMode:\n    value: enabled")
 	}
 	s, err := c.d.str(valueN, "setAirplaneMode")
 	if err != nil {

@@ -20,7 +20,11 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	if resolve(c.value) == nil || len(fs) == 0 {
+	_, hasDir := fs["direction"]
+	_, hasFrom := fs["from"]
+	_, hasStart := fs["start"]
+	_, hasEnd := fs["end"]
+	if !hasDir && !hasFrom && !hasStart && !hasEnd {
 		return nil, c.d.errorf(c.keyN, "swipe needs a direction, an element and a direction, or start and end").
 			WithHint("swipe:\n    direction: UP      # or: start: \"90%,50%\"  end: \"10%,50%\"")
 	}
@@ -44,10 +48,7 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 		}
 		sw.WaitToSettleTimeoutMs = &n
 	}
-	dirP, hasDir := fs["direction"]
-	fromP, hasFrom := fs["from"]
-	startP, hasStart := fs["start"]
-	endP, hasEnd := fs["end"]
+	dirP, fromP, startP, endP := fs["direction"], fs["from"], fs["start"], fs["end"]
 	ms := sw.DurationMs.Default
 	switch {
 	case hasDir && (hasStart || hasEnd):
@@ -163,8 +164,12 @@ func (c *cmd) swipeAnchor(n *yaml.Node, what string) (canonical.Anchor, error) {
 		}
 		return canonical.Anchor{}, c.d.errorf(n, "swipe %s %q is not \"x, y\"", what, t.Raw).WithHint(hint)
 	}
-	x, _ := strconv.Atoi(m[1])
-	y, _ := strconv.Atoi(m[2])
+	x, errX := strconv.Atoi(m[1])
+	y, errY := strconv.Atoi(m[2])
+	if errX != nil || errY != nil {
+		return canonical.Anchor{}, c.d.errorf(n, "swipe %s %q is out of range", what, t.Raw).
+			WithHint("coordinates are grid units on the screen, such as \"540, 1900\"")
+	}
 	return canonical.Anchor{Kind: canonical.AnchorPoint, Point: &canonical.Point{X: float64(x), Y: float64(y)}}, nil
 }
 
@@ -217,7 +222,8 @@ func decodeScrollUntilVisible(c *cmd) (canonical.Command, error) {
 		}
 		if lit, ok := t.Literal(); ok {
 			if _, perr := strconv.ParseFloat(strings.ReplaceAll(lit, "_", ""), 64); perr != nil {
-				return nil, c.d.errorf(p.value, "%s %q is not a number", k, lit).WithHint(k + ": 40")
+				example := map[string]string{"timeout": "timeout: 20000", "speed": "speed: 40"}[k]
+				return nil, c.d.errorf(p.value, "%s %q is not a number", k, lit).WithHint(example)
 			}
 		}
 		if k == "timeout" {

@@ -2,6 +2,7 @@ package maestro
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,16 @@ import (
 type decoder struct {
 	file     string
 	warnings []*canonical.Error
+	// visits counts how often each mapping was decoded: once without
+	// aliases, endlessly with an alias inside the node its anchor marks,
+	// exponentially with nested aliases. maxVisits caps it.
+	visits  map[*yaml.Node]int
+	tooMany bool
+	warned  map[string]bool
 }
+
+// maxVisits is how often aliases may make the loader decode one mapping.
+const maxVisits = 1000
 
 func (d *decoder) pos(n *yaml.Node) canonical.Pos {
 	if n == nil {
@@ -29,8 +39,17 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) *canonical.Er
 	return canonical.Errorf(canonical.CodeInvalidArgs, format, args...).At(d.pos(n))
 }
 
+// warnf records a warning once per position and text: an aliased node
+// decoded again warns once.
 func (d *decoder) warnf(n *yaml.Node, hint, format string, args ...any) {
-	d.warnings = append(d.warnings, canonical.Errorf(canonical.CodeInvalidArgs, format, args...).At(d.pos(n)).WithHint(hint))
+	w := canonical.Errorf(canonical.CodeInvalidArgs, format, args...).At(d.pos(n)).WithHint(hint)
+	if d.warned == nil {
+		d.warned = map[string]bool{}
+	}
+	if key := w.Error(); !d.warned[key] {
+		d.warned[key] = true
+		d.warnings = append(d.warnings, w)
+	}
 }
 
 // resolve follows aliases so anchors (&a / *a) work anywhere.
@@ -77,6 +96,9 @@ type pair struct {
 // expanded; an explicit key overrides a merged one, as YAML specifies.
 func (d *decoder) pairs(n *yaml.Node) ([]pair, error) {
 	n = resolve(n)
+	if err := d.visit(n); err != nil {
+		return nil, err
+	}
 	var explicit, merged []pair
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -86,7 +108,7 @@ func (d *decoder) pairs(n *yaml.Node) ([]pair, error) {
 				WithHint("write keys as plain words, for example text: or id:")
 		}
 		if k.Tag == "!!merge" {
-			ms, err := d.pairs(v)
+			ms, err := d.merge(v)
 			if err != nil {
 				return nil, err
 			}
@@ -107,6 +129,46 @@ func (d *decoder) pairs(n *yaml.Node) ([]pair, error) {
 		}
 	}
 	return explicit, nil
+}
+
+// merge reads the value of a merge key: a mapping, or a list of mappings
+// where an earlier mapping's key wins over a later one's.
+func (d *decoder) merge(v *yaml.Node) ([]pair, error) {
+	items := []*yaml.Node{v}
+	if r := resolve(v); r.Kind == yaml.SequenceNode {
+		items = r.Content
+	}
+	var out []pair
+	for _, item := range items {
+		if resolve(item).Kind != yaml.MappingNode {
+			return nil, d.errorf(item, "<< merges a mapping or a list of mappings, got %s", kindName(item)).
+				WithHint("write <<: *name, where &name marks a mapping")
+		}
+		ps, err := d.pairs(item)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
+}
+
+// visit counts one decoding of mapping n and refuses it past maxVisits,
+// once: the later refusals are already reported by the first.
+func (d *decoder) visit(n *yaml.Node) error {
+	if d.visits == nil {
+		d.visits = map[*yaml.Node]int{}
+	}
+	d.visits[n]++
+	if d.visits[n] <= maxVisits {
+		return nil
+	}
+	if d.tooMany {
+		return alreadyReported{}
+	}
+	d.tooMany = true
+	return d.errorf(n, "aliases repeat this mapping more than %d times", maxVisits).
+		WithHint("an alias (*name) inside the node its anchor (&name) marks repeats it forever; anchor a smaller part, or write the repetition out")
 }
 
 // checkKeys refuses keys outside allowed, naming the nearest allowed key.
@@ -197,7 +259,7 @@ func (d *decoder) integer(n *yaml.Node, what string) (int, error) {
 func (d *decoder) number(n *yaml.Node, what string) (float64, error) {
 	n = resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
-		if f, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64); err == nil {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64); err == nil && canonical.IsFinite(f) {
 			return f, nil
 		}
 	}
@@ -212,14 +274,56 @@ func describe(n *yaml.Node) string {
 	return kindName(n)
 }
 
-// yamlErrorLine finds the line yaml.v3 puts in a syntax error's text.
+// yamlErrorLine finds the line of a syntax error in yaml.v3's text. yaml.v3
+// writes a parser error's line 0-based (a scanner error's 1-based) and
+// leaves the line out when it is the first. Reader errors (bad UTF-8,
+// control characters) and unknown anchors carry no position: they give 0.
 func yamlErrorLine(err error) int {
-	m := yamlLineRe.FindStringSubmatch(err.Error())
-	if m == nil {
-		return 0
+	text := strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := yamlSyntaxLineRe.FindStringSubmatch(text); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		if contains(yamlParserProblems(), m[2]) {
+			line++
+		}
+		return line
 	}
-	line, _ := strconv.Atoi(m[1])
-	return line
+	if m := yamlLineRe.FindStringSubmatch(text); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return line
+	}
+	if contains(yamlParserProblems(), text) || contains(yamlScannerProblems(), text) {
+		return 1
+	}
+	return 0
+}
+
+var yamlSyntaxLineRe = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// yamlParserProblems are the messages of yaml.v3's parser (parserc.go),
+// whose line is 0-based.
+func yamlParserProblems() []string {
+	return []string{"did not find expected <stream-start>", "did not find expected <document start>",
+		"found undefined tag handle", "did not find expected node content", "did not find expected '-' indicator",
+		"did not find expected key", "did not find expected ',' or ']'", "did not find expected ',' or '}'",
+		"found duplicate %YAML directive", "found incompatible YAML document", "found duplicate %TAG directive"}
+}
+
+// yamlScannerProblems are the messages of yaml.v3's scanner (scannerc.go).
+func yamlScannerProblems() []string {
+	return []string{"block sequence entries are not allowed in this context", "could not find expected ':'",
+		"could not find expected directive name", "did not find URI escaped octet", "did not find expected '!'",
+		"did not find expected alphabetic or numeric character", "did not find expected comment or line break",
+		"did not find expected digit or '.' character", "did not find expected hexdecimal number",
+		"did not find expected tag URI", "did not find expected version number", "did not find expected whitespace",
+		"did not find expected whitespace or line break", "did not find the expected '>'",
+		"found a tab character that violates indentation", "found a tab character where an indentation space is expected",
+		"found an incorrect leading UTF-8 octet", "found an incorrect trailing UTF-8 octet",
+		"found an indentation indicator equal to 0", "found character that cannot start any token",
+		"found extremely long version number", "found invalid Unicode character escape code",
+		"found unexpected document indicator", "found unexpected end of stream", "found unexpected non-alphabetical character",
+		"found unknown directive name", "found unknown escape character", "invalid character sequence",
+		"mapping keys are not allowed in this context", "mapping values are not allowed in this context",
+		"exceeded max depth of 10000"}
 }
 
 func yamlErrorText(err error) string {

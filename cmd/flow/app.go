@@ -13,10 +13,13 @@ import (
 // Env is everything the CLI takes from the process, passed in so tests run
 // the real command in-process.
 type Env struct {
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	Getenv func(string) string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Getenv  func(string) string
+	Environ func() []string
+	// IsTTY says stdout is a terminal, where progress redraws in place.
+	IsTTY bool
 }
 
 // Exit codes of contracts §1.
@@ -64,8 +67,9 @@ func newApp(env Env) *cli.App {
 				WithHint("run flow --help for usage")
 		},
 		Commands: []*cli.Command{
-			planCommand(env),
+			testCommand(env),
 			checkCommand(env),
+			planCommand(env),
 		},
 	}
 	for _, c := range app.Commands {

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/maestro"
+)
+
+func testCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "test",
+		Usage:     "run flows (files, folders or Maestro workspaces) on a device",
+		ArgsUsage: "PATH...",
+		Description: `Runs Maestro flows with Maestro's semantics. A folder with config.yaml is a Maestro
+   workspace (flows globs, tags, executionOrder). --device sim needs no hardware: flow's built-in
+   simulated device, with the demo app installed. Exit codes: 0 all passed, 1 a flow failed,
+   2 invalid input, 3 device or infrastructure.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios (more devices arrive with their adapters)"},
+			&cli.StringSliceFlag{Name: "app", Usage: "app model installed on sim (repeatable); the demo app is always installed"},
+			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE passed to flows (repeatable)"},
+			&cli.StringFlag{Name: "include-tags", Usage: "run only flows with one of these tags (comma-separated)"},
+			&cli.StringFlag{Name: "exclude-tags", Usage: "skip flows with one of these tags (comma-separated)"},
+			&cli.StringFlag{Name: "config", Usage: "workspace config file (default: config.yaml in the first folder given)"},
+			&cli.StringFlag{Name: "format", Usage: "report format: junit, json or html"},
+			&cli.StringFlag{Name: "output", Usage: "report file (default report.xml, report.json or report.html)"},
+			&cli.StringFlag{Name: "test-suite-name", Value: "Test Suite", Usage: "JUnit testsuite name"},
+			&cli.StringFlag{Name: "artifacts", Usage: "folder for the screenshot and hierarchy of every failure"},
+			&cli.StringFlag{Name: "events", Usage: "write every device action as JSON lines to this file"},
+		},
+		Action: func(c *cli.Context) error { return runTest(c, env) },
+	}
+}
+
+// testOptions are flow test's flags, read once.
+type testOptions struct {
+	paths     []string
+	device    string
+	apps      []string
+	env       []exec.Var
+	plan      maestro.PlanOptions
+	format    string
+	output    string
+	suiteName string
+	artifacts string
+	events    string
+}
+
+func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
+	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
+		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
+		artifacts: c.String("artifacts"), events: c.String("events")}
+	if len(o.paths) == 0 {
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "nothing to run").
+			WithHint("give flow files or folders: flow test --device sim flows/demo")
+	}
+	switch o.format {
+	case "", "junit", "json", "html":
+	default:
+		return o, canonical.Errorf(canonical.CodeInvalidArgs, "unknown report format %q", o.format).
+			WithHint("use --format junit, --format json or --format html")
+	}
+	if o.format != "" && o.output == "" {
+		o.output = map[string]string{"junit": "report.xml", "json": "report.json", "html": "report.html"}[o.format]
+	}
+	for _, kv := range c.StringSlice("env") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return o, canonical.Errorf(canonical.CodeInvalidArgs, "-e %q is not KEY=VALUE", kv).WithHint("write -e USER=ada")
+		}
+		o.env = append(o.env, exec.Var{Name: k, Value: v})
+	}
+	o.env = append(shellVars(env, o.env), o.env...)
+	o.plan = maestro.PlanOptions{ConfigFile: c.String("config"), KeepGoing: true,
+		IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
+	return o, nil
+}
+
+func splitTags(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// shellVars are MAESTRO_* variables of the environment not already given
+// with -e (maestro-reference §3.4).
+func shellVars(env Env, given []exec.Var) []exec.Var {
+	if env.Environ == nil {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, v := range given {
+		have[v.Name] = true
+	}
+	var out []exec.Var
+	for _, kv := range env.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "MAESTRO_") && v != "" && !have[k] {
+			out = append(out, exec.Var{Name: k, Value: v})
+		}
+	}
+	return out
+}
+
+func runTest(c *cli.Context, env Env) error {
+	o, err := readTestOptions(c, env)
+	if err != nil {
+		return err
+	}
+	plan, err := maestro.NewLoader(osSource{}).Plan(o.paths, o.plan)
+	if err != nil {
+		return err
+	}
+	clock := clockFor(o.device)
+	var events exec.EventLog = exec.NopLog{}
+	if o.events != "" {
+		fh, err := os.Create(o.events)
+		if err != nil {
+			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write --events file: %v", err).WithHint("check the path")
+		}
+		defer fh.Close()
+		events = exec.NewJSONLog(fh, clock)
+	}
+	dev, err := openDevice(o, clock, events)
+	if err != nil {
+		return err
+	}
+	if closer, ok := dev.(exec.Closer); ok {
+		// Release the device even after Ctrl-C, so no pointer stays down.
+		defer closer.Close(context.WithoutCancel(c.Context))
+	}
+	total := len(plan.All()) + len(plan.Broken)
+	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", total)
+	cfg := exec.Config{Device: dev, Clock: clock, Events: events, Observer: prog, Env: o.env,
+		NewScripts: newScripts, Files: dirFiles{dir: "."}}
+	if o.artifacts != "" {
+		cfg.Artifacts = dirFiles{dir: o.artifacts}
+	}
+	wallStart := time.Now()
+	result := runPlan(c.Context, cfg, plan, prog)
+	info, _ := dev.Info(context.WithoutCancel(c.Context))
+	result.Device = info
+	if err := writeReport(o, result, cfg.Artifacts != nil); err != nil {
+		return err
+	}
+	passed, failed, skipped := result.Counts()
+	fmt.Fprintf(env.Stdout, "\n%d passed, %d failed", passed, failed)
+	if skipped > 0 {
+		fmt.Fprintf(env.Stdout, ", %d skipped", skipped)
+	}
+	fmt.Fprintf(env.Stdout, " in %s (device time; %s wall)\n", duration(result.DurationMs), time.Since(wallStart).Round(time.Millisecond))
+	if o.format != "" {
+		fmt.Fprintf(env.Stdout, "report: %s\n", o.output)
+	}
+	if c.Context.Err() != nil {
+		return reported{err: canonical.NewError(canonical.CodeCommandFailed, "interrupted")}
+	}
+	switch {
+	case len(plan.Broken) > 0:
+		return reported{err: plan.Broken[0].Problems[0]}
+	case failed > 0:
+		return reported{err: canonical.NewError(canonical.CodeAssertionFailed, "a flow failed")}
+	}
+	return nil
+}
+
+// runPlan runs the executionOrder sequence first (stopping it at the first
+// failure unless continueOnFailure), then every other flow; flows that
+// could not load are reported as failed with their load error.
+func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, obs *progress) exec.RunResult {
+	start := cfg.Clock.Now()
+	var res exec.RunResult
+	for _, b := range plan.Broken {
+		r := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: b.Problems[0]}
+		obs.FlowStarted(&canonical.Flow{Name: r.Name, File: r.File}, 0)
+		obs.FlowFinished(r)
+		res.Flows = append(res.Flows, r)
+	}
+	stopSequence := false
+	for _, f := range plan.Sequence {
+		if stopSequence || ctx.Err() != nil {
+			res.Flows = append(res.Flows, skippedFlow(f, obs))
+			continue
+		}
+		r := exec.RunFlow(ctx, cfg, f)
+		res.Flows = append(res.Flows, r)
+		if r.Status == exec.StatusFailed && !plan.ContinueOnFailure {
+			stopSequence = true
+		}
+	}
+	for _, f := range plan.Flows {
+		if ctx.Err() != nil {
+			res.Flows = append(res.Flows, skippedFlow(f, obs))
+			continue
+		}
+		res.Flows = append(res.Flows, exec.RunFlow(ctx, cfg, f))
+	}
+	res.DurationMs = cfg.Clock.Now().Sub(start).Milliseconds()
+	return res
+}
+
+func brokenName(file string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".yaml"), ".yml")
+}
+
+func skippedFlow(f *canonical.Flow, obs *progress) exec.FlowResult {
+	r := exec.FlowResult{Name: f.Name, File: f.File, Status: exec.StatusSkipped}
+	obs.FlowStarted(f, 0)
+	obs.FlowFinished(r)
+	return r
+}
+

@@ -1,0 +1,18 @@
+package maestro_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/gkampitakis/go-snaps/snaps"
+)
+
+// TestMain lists snapshots no test uses any more (UPDATE_SNAPS=clean
+// removes them) and keeps the snapshot files sorted.
+func TestMain(m *testing.M) {
+	v := m.Run()
+	if _, err := snaps.Clean(m, snaps.CleanOpts{Sort: true}); err != nil {
+		os.Exit(1)
+	}
+	os.Exit(v)
+}
