@@ -10,7 +10,10 @@ import (
 type dirFiles struct{ dir string }
 
 func (d dirFiles) WriteFile(name string, data []byte) error {
-	p := filepath.Join(d.dir, filepath.FromSlash(name))
+	p := filepath.FromSlash(name)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(d.dir, p)
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}

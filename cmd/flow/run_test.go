@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gkampitakis/go-snaps/snaps"
+)
+
+// TestDemoPasses runs the README's command on the built-in sim.
+func TestDemoPasses(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "report.xml")
+	r := runFlow(t, "", "test", "--device", "sim", "../../flows/demo", "--format", "junit", "--output", out)
+	if r.code != 0 {
+		t.Fatalf("the demo must pass:\n%s", r)
+	}
+	if !strings.Contains(r.stdout, "\n5 passed, 0 failed in ") {
+		t.Fatalf("no clear pass summary:\n%s", r.stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Suites []struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Cases    []struct {
+				Name   string `xml:"name,attr"`
+				Status string `xml:"status,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatalf("report is not XML: %v\n%s", err, data)
+	}
+	if len(suites.Suites) != 1 || suites.Suites[0].Tests != 5 || suites.Suites[0].Failures != 0 {
+		t.Fatalf("unexpected JUnit report:\n%s", data)
+	}
+	if got := suites.Suites[0].Cases[1].Name; got != "Log in" {
+		t.Fatalf("flows are named by their header name as Maestro does; got %q", got)
+	}
+}
+
+// TestWrongSelectorFails: exit 1, the position, the selector, the nearest
+// candidates, and a screenshot and hierarchy in the artifacts.
+func TestWrongSelectorFails(t *testing.T) {
+	t.Parallel()
+	art := t.TempDir()
+	r := runFlow(t, "", "test", "testdata/run/wrong-selector.yaml", "--artifacts", art)
+	if r.code != 1 {
+		t.Fatalf("want exit 1:\n%s", r)
+	}
+	for _, want := range []string{`testdata/run/wrong-selector.yaml:5:3: ELEMENT_NOT_FOUND: Element not found: "Log inn"`,
+		`closest on screen: text "Log in"`, "0 passed, 1 failed"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	png, err := os.ReadFile(filepath.Join(art, "Wrong_selector-failure.png"))
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("no failure screenshot: %v", err)
+	}
+	var h map[string]any
+	data, err := os.ReadFile(filepath.Join(art, "Wrong_selector-hierarchy.json"))
+	if err != nil || json.Unmarshal(data, &h) != nil || h["children"] == nil {
+		t.Errorf("no failure hierarchy: %v", err)
+	}
+}
+
+// TestBrokenFlowIsReported: a flow that cannot load appears in the JSON
+// report with its position, the others still run, and the exit is 2.
+func TestBrokenFlowIsReported(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "report.json")
+	r := runFlow(t, "", "test", "testdata/run/broken.yaml", "testdata/run/events.yaml", "--format", "json", "--output", out)
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	var rep struct {
+		Summary struct{ Passed, Failed int }
+		Flows   []struct {
+			File   string
+			Status string
+			Error  *struct {
+				Code string
+				Pos  struct{ Line, Col int }
+			}
+		}
+	}
+	data, _ := os.ReadFile(out)
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Summary.Passed != 1 || rep.Summary.Failed != 1 || rep.Flows[0].Error == nil ||
+		rep.Flows[0].Error.Code != "INVALID_ARGS" || rep.Flows[0].Error.Pos.Line != 5 {
+		t.Fatalf("unexpected report:\n%s", data)
+	}
+}
+
+// TestWaitsCostNoWallTime: a flow that waits a minute of Maestro time runs
+// on the virtual clock; the report shows the device time it took.
+// (BenchmarkSixtySecondsOfWaits measures the wall time.)
+func TestWaitsCostNoWallTime(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "report.json")
+	r := runFlow(t, "", "test", "testdata/run/waits.yaml", "--format", "json", "--output", out)
+	if r.code != 0 {
+		t.Fatalf("optional waits warn, the flow passes:\n%s", r)
+	}
+	var rep struct{ Summary struct{ DurationMs int64 } }
+	data, _ := os.ReadFile(out)
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Summary.DurationMs < 57000 {
+		t.Fatalf("the flow should take about a minute of device time, took %d ms", rep.Summary.DurationMs)
+	}
+}
+
+func BenchmarkSixtySecondsOfWaits(b *testing.B) {
+	for b.Loop() {
+		var out bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		if code := run(b.Context(), env, []string{"flow", "test", "testdata/run/waits.yaml"}); code != 0 {
+			b.Fatalf("exit %d\n%s", code, out.String())
+		}
+	}
+}
+
+// TestEventLog pins the device event log of a short flow (contracts §8).
+func TestEventLog(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "events.jsonl")
+	r := runFlow(t, "", "test", "testdata/run/events.yaml", "--events", out)
+	if r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct {
+			T    *int64
+			Type string
+		}
+		if json.Unmarshal([]byte(line), &e) != nil || e.T == nil || e.Type == "" {
+			t.Fatalf("line %d is not an event: %s", i+1, line)
+		}
+	}
+	snaps.MatchSnapshot(t, string(data))
+}
+
+// BenchmarkFlow200Steps runs a 200-step flow on sim; ns/op divided by 200
+// is flow's per-step overhead (docs/performance.md).
+func BenchmarkFlow200Steps(b *testing.B) {
+	dir := b.TempDir()
+	var f strings.Builder
+	f.WriteString("appId: com.example.shop\nname: two hundred steps\n---\n- launchApp\n")
+	for i := 0; len(strings.Split(f.String(), "\n- "))-1 < 200; i++ {
+		f.WriteString("- tapOn: Log in\n- assertVisible: Welcome back\n- tapOn:\n    id: email\n- inputText: a@b.c\n")
+		f.WriteString("- eraseText: 5\n- hideKeyboard\n- assertVisible:\n    id: remember_me\n- swipe:\n    direction: UP\n- back\n- assertVisible: Shop\n")
+	}
+	flow := filepath.Join(dir, "steps.yaml")
+	if err := os.WriteFile(flow, []byte(f.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		var out bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		if code := run(b.Context(), env, []string{"flow", "test", flow}); code != 0 {
+			b.Fatalf("exit %d\n%s", code, out.String())
+		}
+	}
+}
