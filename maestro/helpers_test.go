@@ -3,7 +3,6 @@ package maestro_test
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -225,9 +224,6 @@ func runErrorCases(t *testing.T, cases []errorCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := loadBody(t, tc.in, tc.files).onlyProblem(t)
-			if os.Getenv("FLOW_FILL") != "" {
-				fmt.Printf("FILL\t%s\t%s\t%s\n", tc.name, withoutHint(e), e.Hint)
-			}
 			if got := withoutHint(e); got != tc.want {
 				t.Errorf("problem\n got: %s\nwant: %s", got, tc.want)
 			}

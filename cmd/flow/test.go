@@ -222,4 +222,3 @@ func skippedFlow(f *canonical.Flow, obs *progress) exec.FlowResult {
 	obs.FlowFinished(r)
 	return r
 }
-

@@ -116,7 +116,7 @@ func New(opts Options) *Engine {
 		platform = "unknown"
 	}
 	vm := e.vm
-	vm.SetMaxCallStackSize(MaxCallDepth)
+
 	// eval() and Function() inside scripts must not read source maps from
 	// disk either.
 	vm.SetParserOptions(parser.WithDisableSourceMaps)
@@ -143,11 +143,15 @@ func New(opts Options) *Engine {
 		goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 		panic(err)
 	}
-	if _, err := vm.RunString(initScript); err != nil {
+	if _, err := vm.RunScript(runtimeName, initScript); err != nil {
 		panic(err) // our own code: a failure is a bug
 	}
 	return e
 }
+
+// runtimeName is the source name of initScript; error positions skip its
+// frames and point at the user's call instead.
+const runtimeName = "<flow-runtime>"
 
 // initScript defines json() and relativePoint() exactly as Maestro's Js.kt
 // does, including relativePoint's Math.ceil on x*100 (0.07 gives "8%").

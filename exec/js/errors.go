@@ -63,7 +63,7 @@ func (e *Engine) classify(err error) *failure {
 func (f *failure) at(stack []goja.StackFrame) {
 	for i := range stack {
 		fr := &stack[i]
-		if fr.SrcName() == "<native>" {
+		if n := fr.SrcName(); n == "<native>" || n == runtimeName {
 			continue
 		}
 		p := fr.Position()

@@ -120,13 +120,13 @@ func TestInterpolateErrors(t *testing.T) {
 		},
 		{
 			name: "greedy quirk makes one bad expression", raw: "${A} and {B}", reason: ReasonSyntax,
-			msg:  "script ${A} and {B} failed: SyntaxError: Unexpected token { (at 1:8 in the expression)",
-			expr: "A} and {B", line: 1, col: 8,
+			msg:  "script ${A} and {B} failed: SyntaxError: Unexpected token } (at 1:2 in the expression)",
+			expr: "A} and {B", line: 1, col: 2,
 		},
 		{
 			name: "type error on a later line", raw: "${\n\n  output.missing.x}", reason: ReasonThrown,
-			msg:  "script ${output.missing.x} failed: TypeError: Cannot read property 'x' of undefined (at 3:17 in the expression)",
-			expr: "\n\n  output.missing.x", line: 3, col: 17,
+			msg:  "script ${output.missing.x} failed: TypeError: Cannot read property 'x' of undefined (at 3:18 in the expression)",
+			expr: "\n\n  output.missing.x", line: 3, col: 18,
 		},
 		{
 			name: "thrown error", raw: "${throw new Error('boom')}", reason: ReasonThrown,
@@ -135,13 +135,13 @@ func TestInterpolateErrors(t *testing.T) {
 		},
 		{
 			name: "json() of bad text", raw: "${json('nope')}", reason: ReasonThrown,
-			msg:  "script ${json('nope')} failed: SyntaxError: invalid character 'o' in literal null (expecting 'u') (at 3:9 in the expression)",
-			expr: "json('nope')", line: 3, col: 9,
+			msg:  "script ${json('nope')} failed: SyntaxError: invalid character 'o' in literal null (expecting 'u') (at 1:5 in the expression)",
+			expr: "json('nope')", line: 1, col: 5,
 		},
 		{
 			name: "stack overflow", raw: "${(function r() { return r() })()}", reason: ReasonStackOverflow,
-			msg:  "script ${(function r() { return r() })()} failed: RangeError: Maximum call stack size exceeded (at 1:26 in the expression)",
-			expr: "(function r() { return r() })()", line: 1, col: 26,
+			msg:  "script ${(function r() { return r() })()} failed: RangeError: Maximum call stack size exceeded (at 1:25 in the expression)",
+			expr: "(function r() { return r() })()", line: 1, col: 25,
 		},
 	}
 	for _, tc := range cases {
