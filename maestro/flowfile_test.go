@@ -142,7 +142,6 @@ onFlowComplete:
 ---
 - launchApp
 `},
-		{name: "tags written as one scalar", text: "appId: com.example.app\ntags: smoke\n---\n- back\n"},
 		{name: "tags in block style", text: "appId: com.example.app\ntags:\n  - smoke\n  - 42\n---\n- back\n"},
 		{name: "env null is no env", text: "appId: com.example.app\nenv:\n---\n- back\n"},
 		{name: "unknown header keys are kept (Maestro 008)", text: "appId: com.example.app\nextra: True\nextraMap:\n  keyA: valueB\nextraArray:\n  - itemA\nproperties: {team: checkout}\n---\n- launchApp\n"},
@@ -159,6 +158,8 @@ onFlowComplete:
 			want: "flows/main.yaml:1:8: INVALID_ARGS: appId must be text, got a list"},
 		{name: "name mapping", text: "appId: com.example.app\nname: {en: Checkout}\n---\n- back\n",
 			want: "flows/main.yaml:2:7: INVALID_ARGS: name must be text, got a mapping"},
+		{name: "tags written as one scalar (Maestro requires a list)", text: "appId: com.example.app\ntags: smoke\n---\n- back\n",
+			want: "flows/main.yaml:2:7: INVALID_ARGS: tags must be a list, got \"smoke\"", hint: "tags: [smoke]"},
 		{name: "tags mapping", text: "appId: com.example.app\ntags: {smoke: true}\n---\n- back\n",
 			want: "flows/main.yaml:2:7: INVALID_ARGS: tags must be a list, got a mapping"},
 		{name: "tags item list", text: "appId: com.example.app\ntags: [[smoke]]\n---\n- back\n",

@@ -33,6 +33,7 @@ type Loader struct {
 	loading  []string
 	order    []string
 	partial  []*canonical.Flow
+	schema   *schemaValidator
 	problems []*canonical.Error
 	warnings []*canonical.Error
 }
@@ -113,7 +114,9 @@ func (l *Loader) Load(file string) (*canonical.Flow, error) {
 func (l *Loader) LoadBytes(file string, data []byte) (*canonical.Flow, error) {
 	before := len(l.problems)
 	file = path.Clean(file)
+	l.loading = append(l.loading, file)
 	f := l.parse(file, data)
+	l.loading = l.loading[:len(l.loading)-1]
 	if f != nil {
 		l.flows[file] = f
 		l.order = append(l.order, file)
@@ -237,7 +240,25 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 		l.partial = append(l.partial, f)
 		return nil
 	}
+	if errs := l.checkSchema(d, docs[0], docs[1]); len(errs) > 0 {
+		l.problems = append(l.problems, errs...)
+		l.partial = append(l.partial, f)
+		return nil
+	}
 	return f
+}
+
+// checkSchema validates a flow the loader accepted against the JSON Schema
+// that flow schema prints, so flow and editors agree on what is valid.
+func (l *Loader) checkSchema(d *decoder, header, commands *yaml.Node) []*canonical.Error {
+	if l.schema == nil {
+		v, err := sharedSchemaValidator()
+		if err != nil {
+			return []*canonical.Error{canonical.Coded(err).At(d.pos(header))}
+		}
+		l.schema = v
+	}
+	return append(l.schema.validate(d, header, true), l.schema.validate(d, commands, false)...)
 }
 
 // documents splits a file into its non-empty YAML documents.
@@ -312,6 +333,13 @@ func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx
 			}
 			f.Name = s
 		case "tags":
+			// Maestro reads header tags as a list only; a lone string is a
+			// load error there (workspace configs accept either).
+			if v := resolve(p.value); v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
+				fail(d.errorf(v, "tags must be a list, got %q", v.Value).
+					WithHint("write tags: [" + v.Value + "]"))
+				continue
+			}
 			tags, err := d.stringList(p.value, "tags")
 			if err != nil {
 				fail(err)
@@ -443,7 +471,16 @@ func (l *Loader) commands(d *decoder, fc *fileCtx, n *yaml.Node) []canonical.Com
 }
 
 // command decodes one list item: a bare command name or a one-key mapping.
-func (l *Loader) command(d *decoder, fc *fileCtx, item *yaml.Node) (canonical.Command, error) {
+func (l *Loader) command(d *decoder, fc *fileCtx, item *yaml.Node) (out canonical.Command, err error) {
+	if item.Kind == yaml.AliasNode {
+		// An aliased command runs where the alias is written.
+		written := item
+		defer func() {
+			if out != nil {
+				out.Base().Pos = d.pos(written)
+			}
+		}()
+	}
 	item = resolve(item)
 	specs := commandSpecs()
 	switch item.Kind {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"gopkg.in/yaml.v3"
@@ -239,14 +240,17 @@ func (v *schemaValidator) item(in *instance, loc string) []*canonical.Error {
 		return one(v.unknownCommand(in, node, x))
 	case map[string]any:
 		names := in.keyOrder(loc)
-		switch {
-		case len(names) == 0:
+		if len(names) == 0 {
 			return one(in.errorAt(node, "empty command").WithHint("write a command after the dash, for example - back"))
-		case len(names) > 1:
-			return one(in.errorAt(node, "this item holds %s; a list item holds one command", strings.Join(names, " and ")).
-				WithHint("put each command in its own list item (Maestro would run only one of them)"))
 		}
+		// Maestro accepts several command keys in one item and runs the
+		// first by its precedence; the loader warns. Check the one that runs.
 		name := names[0]
+		for _, n := range names[1:] {
+			if precedence(n) < precedence(name) {
+				name = n
+			}
+		}
 		at := loc + "/" + pointerToken(name)
 		def, ok := v.commandDef(name)
 		if !ok {
@@ -905,3 +909,9 @@ func listValues(v any) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// sharedSchemaValidator compiles the schema once per process: compiling
+// takes milliseconds and every Loader needs the same read-only validator.
+// It is the package's one lazily built value (a documented exception to
+// "no globals": it is immutable once built).
+var sharedSchemaValidator = sync.OnceValues(newSchemaValidator)

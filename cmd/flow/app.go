@@ -70,6 +70,7 @@ func newApp(env Env) *cli.App {
 			testCommand(env),
 			checkCommand(env),
 			planCommand(env),
+			schemaCommand(env),
 		},
 	}
 	for _, c := range app.Commands {
