@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -191,10 +192,18 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 				WithHint("put a line with --- between the header (appId: ...) and the first command"))
 			return nil
 		}
-		line := yamlErrorLine(err)
+		pos := canonical.Pos{File: file, Line: yamlErrorLine(err)}
+		hint := "fix the YAML syntax near this line: check indentation, colons and quotes"
+		if pos.Line == 0 {
+			// yaml.v3 gives reader errors and unknown anchors no line; find it.
+			var h string
+			pos.Line, pos.Col, h = locateYAMLError(data, yamlErrorText(err))
+			if h != "" {
+				hint = h
+			}
+		}
 		l.problem(canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", yamlErrorText(err)).
-			At(canonical.Pos{File: file, Line: line}).Wrap(err).
-			WithHint("fix the YAML syntax near this line: check indentation, colons and quotes"))
+			At(pos).Wrap(err).WithHint(hint))
 		return nil
 	}
 	switch {
@@ -601,4 +610,35 @@ func missingSeparator(data []byte) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// locateYAMLError finds where a position-less yaml.v3 error is: the first
+// invalid UTF-8 byte or control character, or the alias of an unknown
+// anchor. It returns line 1 when it cannot tell, so every error has a line.
+func locateYAMLError(data []byte, msg string) (line, col int, hint string) {
+	at := func(offset int) (int, int) {
+		before := data[:offset]
+		l := bytes.Count(before, []byte("\n")) + 1
+		return l, offset - bytes.LastIndexByte(before, '\n')
+	}
+	if strings.HasPrefix(msg, "unknown anchor '") {
+		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
+		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
+			l, c := at(i)
+			return l, c, "define the anchor with &" + name + " before using *" + name
+		}
+	}
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			l, c := at(i)
+			return l, c, "the file is not valid UTF-8 here; save it as UTF-8"
+		}
+		if r < 0x20 && r != '\n' && r != '\r' && r != '\t' {
+			l, c := at(i)
+			return l, c, "remove the control character here (it is invisible in most editors)"
+		}
+		i += size
+	}
+	return 1, 0, ""
 }
