@@ -6,6 +6,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
 )
@@ -39,6 +40,9 @@ type program struct {
 func compileInline(src string) (*program, error) {
 	text := inlinePrefix + src + inlineSuffix
 	prog, err := parse(inlineName, text)
+	if err == nil && inlineBlock(prog, text) == nil {
+		err = errEscapesWrapper
+	}
 	if err != nil {
 		return nil, syntaxFailure(inlineName, src, err)
 	}
@@ -59,6 +63,12 @@ func compileInline(src string) (*program, error) {
 func compileScript(name, src string) (*program, error) {
 	text := scriptPrefix + src + scriptSuffix
 	prog, err := parse(name, text)
+	var fn *ast.FunctionLiteral
+	if err == nil {
+		if fn = scriptFunction(prog, text); fn == nil {
+			err = errEscapesWrapper
+		}
+	}
 	if err != nil {
 		return nil, syntaxFailure(name, src, err)
 	}
@@ -66,12 +76,13 @@ func compileScript(name, src string) (*program, error) {
 	if err != nil {
 		return nil, syntaxFailure(name, src, err)
 	}
-	var vars []string
-	if fn := wrapperFunction(prog); fn != nil {
-		vars = declaredNames(fn.DeclarationList)
-	}
-	return &program{prg: prg, vars: vars}, nil
+	return &program{prg: prg, vars: declaredNames(fn.DeclarationList)}, nil
 }
+
+// errEscapesWrapper: the user's text closed the wrapper's block early (as
+// in "1} foo() {2"), which only parses because of the wrapper. The user's
+// text alone never parses then, and syntaxFailure reports why.
+var errEscapesWrapper = errors.New("the code closes a block it did not open") //nolint:gochecknoglobals // sentinel
 
 func parse(name, text string) (*ast.Program, error) {
 	// Source maps stay off: goja would otherwise read the file a
@@ -79,8 +90,27 @@ func parse(name, text string) (*ast.Program, error) {
 	return parser.ParseFile(nil, name, text, 0, parser.WithDisableSourceMaps)
 }
 
-// wrapperFunction is the function literal of scriptPrefix in prog.
-func wrapperFunction(prog *ast.Program) *ast.FunctionLiteral {
+// inlineBlock is the block of inlinePrefix in prog, provided the user's
+// text lies wholly inside it: the program is that one statement and the
+// block closes at the suffix's brace.
+func inlineBlock(prog *ast.Program, text string) *ast.BlockStatement {
+	if len(prog.Body) != 1 {
+		return nil
+	}
+	with, ok := prog.Body[0].(*ast.WithStatement)
+	if !ok {
+		return nil
+	}
+	block, ok := with.Body.(*ast.BlockStatement)
+	if !ok || offset(prog, block.RightBrace) != len(text)-len(inlineSuffix)+1 {
+		return nil
+	}
+	return block
+}
+
+// scriptFunction is the function literal of scriptPrefix in prog,
+// provided the user's text lies wholly inside its with block.
+func scriptFunction(prog *ast.Program, text string) *ast.FunctionLiteral {
 	if len(prog.Body) != 1 {
 		return nil
 	}
@@ -89,25 +119,32 @@ func wrapperFunction(prog *ast.Program) *ast.FunctionLiteral {
 		return nil
 	}
 	call, ok := st.Expression.(*ast.CallExpression)
+	if !ok || len(call.ArgumentList) != 0 {
+		return nil
+	}
+	fn, ok := call.Callee.(*ast.FunctionLiteral)
+	if !ok || fn.Body == nil || len(fn.Body.List) != 1 {
+		return nil
+	}
+	with, ok := fn.Body.List[0].(*ast.WithStatement)
 	if !ok {
 		return nil
 	}
-	fn, _ := call.Callee.(*ast.FunctionLiteral)
+	block, ok := with.Body.(*ast.BlockStatement)
+	if !ok || offset(prog, block.RightBrace) != len(text)-len(scriptSuffix)+1 {
+		return nil
+	}
 	return fn
 }
+
+// offset is the byte offset of idx in prog's text.
+func offset(prog *ast.Program, idx file.Idx) int { return int(idx) - prog.File.Base() }
 
 // lexicalToVar rewrites the `let`/`const` keywords of the user's top-level
 // declarations to `var` (padded to the same length, so positions hold).
 func lexicalToVar(prog *ast.Program, text string) (string, bool) {
-	if len(prog.Body) != 1 {
-		return "", false
-	}
-	with, ok := prog.Body[0].(*ast.WithStatement)
-	if !ok {
-		return "", false
-	}
-	block, ok := with.Body.(*ast.BlockStatement)
-	if !ok {
+	block := inlineBlock(prog, text)
+	if block == nil {
 		return "", false
 	}
 	b := []byte(text)
@@ -121,7 +158,7 @@ func lexicalToVar(prog *ast.Program, text string) (string, bool) {
 		if d.Token == token.CONST {
 			kw = "const"
 		}
-		at := int(d.Idx) - prog.File.Base()
+		at := offset(prog, d.Idx)
 		if at < 0 || at+len(kw) > len(b) || string(b[at:at+len(kw)]) != kw {
 			continue
 		}
@@ -191,7 +228,7 @@ func syntaxFailure(name, src string, err error) *failure {
 	}
 	msg, _, line, col, ok := syntaxPos(err)
 	if !ok {
-		return &failure{reason: ReasonSyntax, text: "SyntaxError: " + err.Error(), cause: err}
+		return &failure{reason: ReasonSyntax, text: "SyntaxError: " + err.Error(), src: name, cause: err}
 	}
 	line, col = userPos(name, line, col)
 	line, col = clampToSource(src, line, col)

@@ -41,8 +41,42 @@
 //     scope, as sloppy-mode JavaScript does with globals (Rhino and GraalJS
 //     both reject such assignments; flow accepts them).
 //
+// # Where Rhino and GraalJS differ
+//
+// Maestro 1.39 runs Rhino by default and GraalJS on request. Where they
+// disagree flow picks one, per behaviour:
+//   - undeclared identifiers read as undefined (GraalJS; Rhino gives null);
+//   - numbers print with JavaScript's ToString, ${parseInt('1')} is "1"
+//     (GraalJS; Rhino prints computed numbers as Java doubles, "1.0");
+//   - plain objects and arrays print as JSON, never blank (both engines
+//     print something non-blank, so `when: true: ${[]}` runs);
+//   - env values and maestro.copiedText are bound verbatim (GraalJS; Rhino
+//     drops newlines and processes backslash escapes);
+//   - variables declared by ${...} persist in their scope, and subflow and
+//     runScript scopes are honoured (Rhino; GraalJS keeps nothing between
+//     evaluations and leaks runScript env globally);
+//   - modern syntax (??, ?., arrow functions, classes) works everywhere
+//     (GraalJS; Rhino is ES5-ish).
+//
+// # Known limits
+//
+//   - goja cannot interrupt native code. A regexp that backtracks
+//     catastrophically (regexp2 handles those with backreferences or
+//     lookarounds) keeps its goroutine busy: the evaluation still fails at
+//     its deadline, then the engine refuses scripts (SCRIPT_ENGINE_BUSY)
+//     until the match gives up, which regexp2 does after DefaultTimeout
+//     (a process-wide setting this package applies once).
+//   - There is no memory limit; an allocation loop is stopped only by the
+//     deadline. Absurdly nested source can exhaust the Go stack in goja's
+//     parser.
+//   - Code built with Function() or indirect eval runs outside the scopes:
+//     it sees real globals (output, maestro, ...) but not flow variables.
+//   - multipartForm file parts ({filePath}) are refused: scripts cannot
+//     read files.
+//
 // # Imports
 //
-// js imports canonical, goja and the standard library only, never exec or
-// any adapter: the runtime owns it and passes templates and scripts in.
+// js imports canonical, goja (and regexp2, for its match timeout) and the
+// standard library only, never exec or any adapter: the runtime owns it and
+// passes templates and scripts in.
 package js

@@ -45,8 +45,9 @@ type Var struct {
 
 // Options configure an Engine. The zero value is usable.
 type Options struct {
-	// Platform is what maestro.platform reads: "android", "ios" or "web".
-	// Empty means "unknown", as in Maestro before a device is known.
+	// Platform is what maestro.platform reads: "android", "ios" or "web"
+	// (lower-cased, as Maestro does). Empty means "unknown", Maestro's
+	// default before a device is known.
 	Platform string
 	// HTTPClient serves http.*. Nil means a client that speaks HTTP/1.1
 	// (as Maestro's OkHttp client does), uses no proxy, and gives up on a
@@ -57,8 +58,10 @@ type Options struct {
 	// match that takes longer than DefaultTimeout is abandoned as "no match"
 	// even when Timeout is longer (see the package's known limits).
 	Timeout time.Duration
-	// Log receives each console.log message (its arguments joined by a
-	// space). Nil discards them.
+	// Log receives each console.log message (its arguments' String()
+	// joined by a space; one call per console.log). It is called while
+	// Interpolate or RunScript is running, from the goroutine evaluating
+	// the script, never after they return. Nil discards messages.
 	Log func(line string)
 	// Now, when set, is the clock behind Date, so tests and replays are
 	// deterministic. Nil means the system clock.
@@ -111,12 +114,12 @@ func New(opts Options) *Engine {
 	if e.log == nil {
 		e.log = func(string) {}
 	}
-	platform := opts.Platform
+	platform := strings.ToLower(opts.Platform)
 	if platform == "" {
 		platform = "unknown"
 	}
 	vm := e.vm
-
+	vm.SetMaxCallStackSize(MaxCallDepth)
 	// eval() and Function() inside scripts must not read source maps from
 	// disk either.
 	vm.SetParserOptions(parser.WithDisableSourceMaps)

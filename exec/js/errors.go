@@ -45,8 +45,9 @@ func (e *Engine) classify(err error) *failure {
 	}
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		// The caller knows why it interrupted; it fills in the reason.
-		f := &failure{cause: err}
+		// run knows why it interrupted and overrides the reason; this one
+		// stands only if an interrupt ever arrived unasked.
+		f := &failure{reason: ReasonCancelled, text: "interrupted", cause: err}
 		f.at(ie.Stack())
 		return f
 	}
@@ -128,12 +129,14 @@ func (s subject) where(f *failure) string {
 func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 	var f *failure
 	var st *stopped
+	runaway := false
 	switch {
 	case errors.As(err, &st):
 		f = &failure{cause: st.cause}
 		if st.err != nil {
 			f = e.classifyStopped(st.err)
 		}
+		runaway = st.runaway
 		if errors.Is(st.cause, errTimedOut) {
 			f.reason = ReasonTimeout
 		} else {
@@ -152,6 +155,10 @@ func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 	case ReasonTimeout:
 		msg = fmt.Sprintf("script %s timed out after %s%s", s.label(), e.timeout, s.where(f))
 		hint = "a script must finish within " + e.timeout.String() + "; look for an endless loop or a slow http call"
+		if runaway {
+			msg += " and is still running native code; the engine refuses scripts until it returns"
+			hint = "a regular expression with catastrophic backtracking cannot be interrupted; simplify it"
+		}
 	case ReasonCancelled:
 		msg = fmt.Sprintf("script %s was cancelled: %v%s", s.label(), f.cause, s.where(f))
 	case ReasonBusy:
@@ -229,10 +236,10 @@ func (f *failure) Error() string { return f.text }
 // shorten keeps an expression readable in a one-line message.
 func shorten(code string) string {
 	s := strings.Join(strings.Fields(code), " ")
-	const max = 60
-	if utf8.RuneCountInString(s) > max {
+	const maxLen = 60
+	if utf8.RuneCountInString(s) > maxLen {
 		r := []rune(s)
-		s = string(r[:max-1]) + "…"
+		s = string(r[:maxLen-1]) + "…"
 	}
 	return s
 }

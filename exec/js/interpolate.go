@@ -13,7 +13,15 @@ import (
 
 // Interpolate evaluates the ${...} expressions of t the way Maestro 1.39's
 // String.evaluateScripts does, and returns the text with each replaced by
-// its value (see render for how values print).
+// its value, printed as:
+//   - "undefined" and "null" for those values;
+//   - numbers with JavaScript's ToString: ${1+2} is "3" (GraalJS), never
+//     Rhino's Java-double "3.0";
+//   - plain objects and arrays as JSON ({"a":1}, []): Maestro prints them
+//     with a non-empty Java toString, so they must never come out blank or
+//     falsy; one JSON cannot encode (a cycle) prints as String() does;
+//   - everything else as String(v): strings as they are, "true"/"false",
+//     functions as their source, errors as "TypeError: ...".
 //
 // Grammar, as Maestro's regex (?<!\\)\$\{([^$]*)}:
 //   - an expression starts at a "${" not preceded by a backslash;
@@ -118,7 +126,17 @@ func unescape(text string) string {
 
 // isBlank is Kotlin's String.isBlank: empty or only whitespace.
 func isBlank(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) }) < 0
+	return strings.IndexFunc(s, func(r rune) bool { return !kotlinSpace(r) }) < 0
+}
+
+// kotlinSpace is Kotlin's Char.isWhitespace: Java's isWhitespace (which
+// includes the separators U+001C..U+001F) or any Unicode space separator.
+func kotlinSpace(r rune) bool {
+	switch {
+	case r >= '\t' && r <= '\r', r >= 0x1C && r <= 0x1F:
+		return true
+	}
+	return unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp)
 }
 
 // Truthy is Maestro's truth test for an interpolated condition (assertTrue,

@@ -381,3 +381,14 @@ func TestShorten(t *testing.T) {
 		t.Errorf("details keep the whole expression, got %q", ce.Details["expression"])
 	}
 }
+
+// TestPlatform: maestro.platform is lower-case, "unknown" when not given.
+func TestPlatform(t *testing.T) {
+	t.Parallel()
+	if got := interp(t, New(Options{Platform: "iOS"}), "${maestro.platform}"); got != "ios" {
+		t.Errorf("iOS gives %q", got)
+	}
+	if got := interp(t, New(Options{}), "${maestro.platform}"); got != "unknown" {
+		t.Errorf("no platform gives %q", got)
+	}
+}

@@ -64,18 +64,9 @@ func (e *Engine) evalInline(ctx context.Context, code string) (string, error) {
 	})
 }
 
-// render converts a result to text the way flow prints every ${...}
-// value:
-//   - undefined is "undefined" and null "null";
-//   - numbers use JavaScript's ToString, as GraalJS does: ${1+2} is "3"
-//     and ${0.1*3} "0.30000000000000004" (Rhino prints computed numbers as
-//     Java doubles, "3.0"; flow deliberately does not);
-//   - plain objects and arrays print as JSON (JSON.stringify): Maestro
-//     prints them with a non-empty Java-side toString, so `when: true:
-//     ${[]}` runs, and JSON is the most useful non-empty text. An object
-//     JSON cannot encode (a cycle) falls back to String();
-//   - everything else (strings, booleans, functions, dates, errors, ...)
-//     prints as String(v).
+// render converts a ${...} result to text as Interpolate documents. JSON
+// is the most useful non-blank text for objects; it runs the intrinsic
+// JSON.stringify and String, so scripts that replace theirs change nothing.
 func (e *Engine) render(v goja.Value) (string, error) {
 	if v == nil {
 		return "undefined", nil
