@@ -62,6 +62,9 @@ type Config struct {
 	PollInterval time.Duration
 	// Seed makes inputRandom* reproducible.
 	Seed uint64
+	// Shard numbers the device this config runs on when a suite is split
+	// across devices (1-based); 0 means unsharded.
+	Shard int
 }
 
 func (c Config) withDefaults() Config {
@@ -114,8 +117,8 @@ func RunFlow(ctx context.Context, cfg Config, flow *canonical.Flow) FlowResult {
 		rand: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
 	start := r.clock.Now()
 	r.lastInteraction = start
-	res := FlowResult{Name: flow.Name, File: flow.File, Status: StatusPassed}
-	cfg.Observer.FlowStarted(flow, 0)
+	res := FlowResult{Name: flow.Name, File: flow.File, Status: StatusPassed, Shard: cfg.Shard}
+	cfg.Observer.FlowStarted(flow, cfg.Shard)
 	err := r.flow(ctx)
 	res.Steps = r.steps
 	res.DurationMs = r.clock.Now().Sub(start).Milliseconds()

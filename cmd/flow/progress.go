@@ -21,6 +21,9 @@ type progress struct {
 	total int
 	index int
 	color bool
+	// quietSteps prints flows and failures only: the steps of shards
+	// running at once would interleave into noise.
+	quietSteps bool
 }
 
 func newProgress(w io.Writer, tty bool, total int) *progress {
@@ -46,7 +49,7 @@ func (p *progress) FlowStarted(f *canonical.Flow, shard int) {
 }
 
 func (p *progress) StepStarted(_ *canonical.Flow, _ canonical.Command, desc string, depth int) {
-	if !p.tty {
+	if !p.tty || p.quietSteps {
 		return
 	}
 	p.mu.Lock()
@@ -59,7 +62,10 @@ func indent(depth int) string { return strings.Repeat("  ", depth+1) }
 func (p *progress) StepFinished(_ *canonical.Flow, s exec.StepResult, desc string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.tty {
+	if p.quietSteps && s.Status != exec.StatusFailed {
+		return
+	}
+	if p.tty && !p.quietSteps {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 	symbol := map[exec.Status]string{
@@ -90,16 +96,20 @@ func (p *progress) StepFinished(_ *canonical.Flow, s exec.StepResult, desc strin
 func (p *progress) FlowFinished(r exec.FlowResult) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	prefix := ""
+	if r.Shard > 0 {
+		prefix = fmt.Sprintf("[shard %d] ", r.Shard)
+	}
 	switch r.Status {
 	case exec.StatusFailed:
-		fmt.Fprintf(p.w, "  %s %s %s\n", p.paint("31;1", "FAILED"), r.Name, duration(r.DurationMs))
+		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("31;1", "FAILED"), r.Name, duration(r.DurationMs))
 		for _, a := range r.Artifacts {
 			fmt.Fprintf(p.w, "    artifact: %s\n", a)
 		}
 	case exec.StatusSkipped:
-		fmt.Fprintf(p.w, "  %s %s\n", p.paint("2", "SKIPPED"), r.Name)
+		fmt.Fprintf(p.w, "  %s%s %s\n", prefix, p.paint("2", "SKIPPED"), r.Name)
 	default:
-		fmt.Fprintf(p.w, "  %s %s %s\n", p.paint("32;1", "PASSED"), r.Name, duration(r.DurationMs))
+		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("32;1", "PASSED"), r.Name, duration(r.DurationMs))
 	}
 }
 

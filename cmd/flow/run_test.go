@@ -180,3 +180,46 @@ func BenchmarkFlow200Steps(b *testing.B) {
 		}
 	}
 }
+
+// TestShards: --shard-split spreads flows over devices run at once,
+// --shard-all runs every flow on each; one merged report shows every shard,
+// and a failing shard does not hide the others.
+func TestShards(t *testing.T) {
+	t.Parallel()
+	type flowRow struct {
+		Name   string
+		Shard  int
+		Status string
+	}
+	report := func(args ...string) (int, []flowRow) {
+		out := filepath.Join(t.TempDir(), "report.json")
+		r := runFlow(t, "", append(append([]string{"test", "testdata/shards"}, args...), "--format", "json", "--output", out)...)
+		var rep struct{ Flows []flowRow }
+		data, _ := os.ReadFile(out)
+		if err := json.Unmarshal(data, &rep); err != nil {
+			t.Fatalf("%v\n%s", err, r)
+		}
+		return r.code, rep.Flows
+	}
+	code, flows := report("--shard-split", "2")
+	perShard := map[int]int{}
+	for _, f := range flows {
+		perShard[f.Shard]++
+	}
+	if code != 1 || len(flows) != 4 || perShard[1] != 2 || perShard[2] != 2 {
+		t.Fatalf("split: exit %d, flows %+v", code, flows)
+	}
+	code, flows = report("--shard-all", "3")
+	passed := 0
+	for _, f := range flows {
+		if f.Status == "passed" {
+			passed++
+		}
+	}
+	if code != 1 || len(flows) != 12 || passed != 9 {
+		t.Fatalf("all: exit %d, %d flows, %d passed: %+v", code, len(flows), passed, flows)
+	}
+	if r := runFlow(t, "", "test", "testdata/shards", "--shard-split", "2", "--shard-all", "2"); r.code != 2 {
+		t.Fatalf("both shard flags: %s", r)
+	}
+}

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -36,6 +38,8 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "test-suite-name", Value: "Test Suite", Usage: "JUnit testsuite name"},
 			&cli.StringFlag{Name: "artifacts", Usage: "folder for the screenshot and hierarchy of every failure"},
 			&cli.StringFlag{Name: "events", Usage: "write every device action as JSON lines to this file"},
+			&cli.IntFlag{Name: "shard-split", Usage: "split the flows across N devices run at once"},
+			&cli.IntFlag{Name: "shard-all", Usage: "run every flow on each of N devices at once"},
 		},
 		Action: func(c *cli.Context) error { return runTest(c, env) },
 	}
@@ -53,6 +57,8 @@ type testOptions struct {
 	suiteName string
 	artifacts string
 	events    string
+	shards    int
+	shardAll  bool
 }
 
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
@@ -80,6 +86,15 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		o.env = append(o.env, exec.Var{Name: k, Value: v})
 	}
 	o.env = append(shellVars(env, o.env), o.env...)
+	split, all := c.Int("shard-split"), c.Int("shard-all")
+	switch {
+	case split > 0 && all > 0:
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "--shard-split and --shard-all cannot be combined").
+			WithHint("split the flows across devices (--shard-split N) or run all of them on each (--shard-all N)")
+	case split < 0 || all < 0:
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "shard counts must be positive").WithHint("--shard-split 2")
+	}
+	o.shards, o.shardAll = max(split, all, 1), all > 0
 	o.plan = maestro.PlanOptions{ConfigFile: c.String("config"), KeepGoing: true,
 		IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
 	return o, nil
@@ -124,36 +139,28 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	clock := clockFor(o.device)
-	var events exec.EventLog = exec.NopLog{}
+	if o.shards > 1 && len(plan.Sequence) > 0 {
+		return canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run on several shards").
+			WithHint("drop --shard-split/--shard-all, or remove executionOrder from the workspace config")
+	}
+	var events io.Writer
 	if o.events != "" {
 		fh, err := os.Create(o.events)
 		if err != nil {
 			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write --events file: %v", err).WithHint("check the path")
 		}
 		defer fh.Close()
-		events = exec.NewJSONLog(fh, clock)
+		events = &lockedWriter{w: fh}
 	}
-	dev, err := openDevice(o, clock, events)
+	work := shardWork(plan, o.shards, o.shardAll)
+	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", countWork(work)+len(plan.Broken))
+	prog.quietSteps = len(work) > 1
+	wallStart := time.Now()
+	result, err := runShards(c.Context, o, plan, work, events, prog)
 	if err != nil {
 		return err
 	}
-	if closer, ok := dev.(exec.Closer); ok {
-		// Release the device even after Ctrl-C, so no pointer stays down.
-		defer closer.Close(context.WithoutCancel(c.Context))
-	}
-	total := len(plan.All()) + len(plan.Broken)
-	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", total)
-	cfg := exec.Config{Device: dev, Clock: clock, Events: events, Observer: prog, Env: o.env,
-		NewScripts: newScripts, Files: dirFiles{dir: "."}}
-	if o.artifacts != "" {
-		cfg.Artifacts = dirFiles{dir: o.artifacts}
-	}
-	wallStart := time.Now()
-	result := runPlan(c.Context, cfg, plan, prog)
-	info, _ := dev.Info(context.WithoutCancel(c.Context))
-	result.Device = info
-	if err := writeReport(o, result, cfg.Artifacts != nil); err != nil {
+	if err := writeReport(o, result, o.artifacts != ""); err != nil {
 		return err
 	}
 	passed, failed, skipped := result.Counts()
@@ -177,22 +184,149 @@ func runTest(c *cli.Context, env Env) error {
 	return nil
 }
 
+// shardWork splits the flows for each device: round-robin for
+// --shard-split (never more shards than flows), every flow on each device
+// for --shard-all. Unsharded, one device gets the sequence and the rest.
+func shardWork(plan *maestro.ExecutionPlan, shards int, all bool) []*maestro.ExecutionPlan {
+	if shards <= 1 {
+		return []*maestro.ExecutionPlan{plan}
+	}
+	if all {
+		out := make([]*maestro.ExecutionPlan, shards)
+		for i := range out {
+			out[i] = &maestro.ExecutionPlan{Flows: plan.Flows, ContinueOnFailure: plan.ContinueOnFailure}
+		}
+		return out
+	}
+	n := min(shards, max(len(plan.Flows), 1))
+	out := make([]*maestro.ExecutionPlan, n)
+	for i := range out {
+		out[i] = &maestro.ExecutionPlan{ContinueOnFailure: plan.ContinueOnFailure}
+	}
+	for i, f := range plan.Flows {
+		out[i%n].Flows = append(out[i%n].Flows, f)
+	}
+	return out
+}
+
+func countWork(work []*maestro.ExecutionPlan) int {
+	n := 0
+	for _, w := range work {
+		n += len(w.Sequence) + len(w.Flows)
+	}
+	return n
+}
+
+// runShards opens one device per shard and runs the shards at once; the
+// results merge into one report, shard by shard, so a failing shard never
+// hides another's results. Flows that could not load are reported first.
+func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan,
+	events io.Writer, prog *progress) (exec.RunResult, error) {
+	runs := make([]*shardRun, 0, len(work))
+	for i := range work {
+		clock := clockFor(o.device)
+		var log exec.EventLog = exec.NopLog{}
+		if events != nil {
+			l := exec.NewJSONLog(events, clock)
+			log = l
+			if len(work) > 1 {
+				log = shardLog{log: l, shard: i + 1}
+			}
+		}
+		dev, err := openDevice(o, clock, log)
+		if err != nil {
+			closeAll(ctx, runs)
+			return exec.RunResult{}, err
+		}
+		runs = append(runs, &shardRun{dev: dev})
+		cfg := exec.Config{Device: dev, Clock: clock, Events: log, Observer: prog, Env: o.env,
+			NewScripts: newScripts, Files: dirFiles{dir: "."}}
+		if len(work) > 1 {
+			cfg.Shard = i + 1
+		}
+		if o.artifacts != "" {
+			cfg.Artifacts = dirFiles{dir: o.artifacts}
+		}
+		runs[i].cfg = cfg
+	}
+	defer closeAll(ctx, runs)
+	var wg sync.WaitGroup
+	for i, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.res = runPlan(ctx, r.cfg, work[i], prog)
+		}()
+	}
+	wg.Wait()
+	var out exec.RunResult
+	for _, b := range plan.Broken {
+		f := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: b.Problems[0]}
+		prog.FlowStarted(&canonical.Flow{Name: f.Name, File: f.File}, 0)
+		prog.FlowFinished(f)
+		out.Flows = append(out.Flows, f)
+	}
+	for _, r := range runs {
+		out.Flows = append(out.Flows, r.res.Flows...)
+		out.DurationMs = max(out.DurationMs, r.res.DurationMs)
+	}
+	out.Device, _ = runs[0].dev.Info(context.WithoutCancel(ctx))
+	return out, nil
+}
+
+// shardRun is one device's share of a run.
+type shardRun struct {
+	cfg exec.Config
+	dev exec.Device
+	res exec.RunResult
+}
+
+// closeAll releases every device, even after Ctrl-C, so no pointer stays
+// down.
+func closeAll(ctx context.Context, runs []*shardRun) {
+	for _, r := range runs {
+		if c, ok := r.dev.(exec.Closer); ok {
+			_ = c.Close(context.WithoutCancel(ctx))
+		}
+	}
+}
+
+// lockedWriter serialises event lines from concurrent shards.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// shardLog tags each event with its shard when a run is sharded.
+type shardLog struct {
+	log   exec.EventLog
+	shard int
+}
+
+func (s shardLog) Record(typ string, fields map[string]any) {
+	f := map[string]any{"shard": s.shard}
+	for k, v := range fields {
+		f[k] = v
+	}
+	s.log.Record(typ, f)
+}
+
 // runPlan runs the executionOrder sequence first (stopping it at the first
 // failure unless continueOnFailure), then every other flow; flows that
 // could not load are reported as failed with their load error.
 func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, obs *progress) exec.RunResult {
 	start := cfg.Clock.Now()
 	var res exec.RunResult
-	for _, b := range plan.Broken {
-		r := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: b.Problems[0]}
-		obs.FlowStarted(&canonical.Flow{Name: r.Name, File: r.File}, 0)
-		obs.FlowFinished(r)
-		res.Flows = append(res.Flows, r)
-	}
 	stopSequence := false
 	for _, f := range plan.Sequence {
 		if stopSequence || ctx.Err() != nil {
-			res.Flows = append(res.Flows, skippedFlow(f, obs))
+			res.Flows = append(res.Flows, skippedFlow(f, obs, cfg.Shard))
 			continue
 		}
 		r := exec.RunFlow(ctx, cfg, f)
@@ -203,7 +337,7 @@ func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, 
 	}
 	for _, f := range plan.Flows {
 		if ctx.Err() != nil {
-			res.Flows = append(res.Flows, skippedFlow(f, obs))
+			res.Flows = append(res.Flows, skippedFlow(f, obs, cfg.Shard))
 			continue
 		}
 		res.Flows = append(res.Flows, exec.RunFlow(ctx, cfg, f))
@@ -216,9 +350,9 @@ func brokenName(file string) string {
 	return strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".yaml"), ".yml")
 }
 
-func skippedFlow(f *canonical.Flow, obs *progress) exec.FlowResult {
-	r := exec.FlowResult{Name: f.Name, File: f.File, Status: exec.StatusSkipped}
-	obs.FlowStarted(f, 0)
+func skippedFlow(f *canonical.Flow, obs *progress, shard int) exec.FlowResult {
+	r := exec.FlowResult{Name: f.Name, File: f.File, Status: exec.StatusSkipped, Shard: shard}
+	obs.FlowStarted(f, shard)
 	obs.FlowFinished(r)
 	return r
 }
