@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gkampitakis/go-snaps/snaps"
 )
@@ -221,5 +223,31 @@ func TestShards(t *testing.T) {
 	}
 	if r := runFlow(t, "", "test", "testdata/shards", "--shard-split", "2", "--shard-all", "2"); r.code != 2 {
 		t.Fatalf("both shard flags: %s", r)
+	}
+}
+
+// TestInterruptWritesReport: cancelling the run (Ctrl-C) stops it between
+// commands, and the report is still written with the flow failed.
+func TestInterruptWritesReport(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "report.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	code := run(ctx, env, []string{"flow", "test", "testdata/run/forever.yaml", "--format", "json", "--output", out})
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, stdout.String())
+	}
+	var rep struct {
+		Flows []struct {
+			Status string
+			Error  struct{ Message string }
+		}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || json.Unmarshal(data, &rep) != nil || len(rep.Flows) != 1 || rep.Flows[0].Status != "failed" ||
+		!strings.Contains(rep.Flows[0].Error.Message, "interrupted") {
+		t.Fatalf("report after interrupt: %v\n%s", err, data)
 	}
 }
