@@ -297,6 +297,11 @@ func (r *run) gone(ctx context.Context, q *query, timeout time.Duration) (bool, 
 		if !r.clock.Now().Before(deadline) {
 			return false, nil
 		}
+		// A probe that finds the element at once takes no time; pause so
+		// the deadline comes (on a virtual clock nothing else moves time).
+		if err := r.clock.Sleep(ctx, r.cfg.PollInterval); err != nil {
+			return false, err
+		}
 	}
 }
 

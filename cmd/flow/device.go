@@ -15,10 +15,9 @@ import (
 func openDevice(o testOptions, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
 	switch {
 	case o.device == "sim" || strings.HasPrefix(o.device, "sim:"):
-		platform := strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":")
-		if platform != "" && platform != "android" && platform != "ios" {
-			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "unknown sim platform %q", platform).
-				WithHint("use --device sim, sim:android or sim:ios")
+		platform, err := sim.PlatformFromID(o.device)
+		if err != nil {
+			return nil, err
 		}
 		var apps []*sim.App
 		for _, file := range o.apps {

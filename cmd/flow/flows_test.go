@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -187,4 +189,32 @@ func TestCorpusWorkspace(t *testing.T) {
 	sort.Strings(names)
 	fmt.Fprintf(&b, "with --exclude-tags regression: %s\n", strings.Join(names, ", "))
 	snaps.MatchSnapshot(t, b.String())
+}
+
+// TestCorpusRunsOnSim runs the corpus end to end on the built-in sim with
+// each planning profile: the demo and the workspace as planned by their
+// config.yaml, and every top-level feature flow. Subflows run inside them;
+// they assume a screen, so they are not run alone.
+func TestCorpusRunsOnSim(t *testing.T) {
+	var inputs []string
+	for _, p := range []string{"demo", "workspace", "login.yaml", "checkout.yaml", "gestures.yaml",
+		"list-scrolling.yaml", "control.yaml", "scripts/cart-math.yaml"} {
+		abs, err := filepath.Abs(filepath.Join(corpus, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, abs)
+	}
+	t.Chdir(t.TempDir()) // takeScreenshot writes into the working folder
+	for _, device := range []string{"sim", "sim:ios"} {
+		for _, in := range inputs {
+			r := runFlow(t, "", "test", "--device", device, in)
+			if r.code != 0 || !strings.Contains(r.stdout, " passed, 0 failed") {
+				t.Errorf("%s %s: exit %d\n%s", device, rel(in), r.code, r.stdout)
+			}
+		}
+	}
+	if _, err := os.Stat("login-finished.png"); err != nil {
+		t.Errorf("takeScreenshot wrote no file: %v", err)
+	}
 }

@@ -2,10 +2,14 @@ package sim
 
 // run performs an element's actions in order. Targets are ids on the
 // screen the element belongs to, even after a goto in the same list moved
-// the app elsewhere.
+// the app elsewhere; once an action has left the app the rest are dropped,
+// as a finished app runs no more code.
 func (d *Device) run(proc *process, src *Element, actions []Action) {
 	screen := proc.top().screen
 	for _, a := range actions {
+		if d.front != proc {
+			return
+		}
 		switch {
 		case a.Goto != "":
 			d.navigate(proc, proc.screens[a.Goto], src)

@@ -55,6 +55,9 @@ type Element struct {
 	Visible  bool
 	Editable bool
 	Zoomable bool
+	// Persist keeps the element's state when the app stops, as saved
+	// preferences survive a process; only clearState resets it.
+	Persist  bool
 	Scroll   *Scroll
 	Elements []*Element
 	// AppearAfterMs hides the element until this long after its screen was

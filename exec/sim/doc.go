@@ -1,7 +1,48 @@
-// Package sim is flow's built-in simulated touchscreen: app models described
-// in YAML, recognizers for taps, pans, flings, pinches and rotations, and a
-// virtual clock so waits cost no wall time. It is a real adapter, used for
-// the README demo and end-to-end tests.
+// Package sim is flow's built-in simulated touchscreen (--device sim): app
+// models described in YAML (contracts §7), recognizers for taps, long
+// presses, pans, flings, pinches and rotations, and a virtual clock so
+// waits cost no wall time. It is a real adapter, used for the README demo
+// and end-to-end tests, and it ships the demo shop app (apps/shop.yaml).
 //
-// sim imports canonical, planner and exec; never another adapter.
+// # What it models
+//
+// An App has screens of elements. The device keeps, per installed app, a
+// back stack (goto pushes, back pops, back on the first screen leaves the
+// app), the focused field and whether the keyboard is up, and each
+// element's state: text, checked, visibility, scroll offset, zoom scale and
+// rotation. UI state lives as long as the app's process: stopApp (or
+// backing out of the first screen) makes the next launch start from the
+// model, except elements marked persist: true, which only clearState
+// resets. appearAfterMs counts on the device clock from when the element's
+// screen was pushed.
+//
+// The hierarchy, hit testing, gestures and the screenshot all read one
+// layout: children of a scroll container are moved by its offset, and
+// those wholly outside it, hidden ones and not-yet-appeared ones are left
+// out; partly visible ones keep their full bounds.
+//
+// # Touch
+//
+// A tap goes to the deepest element under the point that handles it
+// (onTap, an editable field, a checkable element), else the deepest
+// element; disabled elements take it and do nothing. Presses shorter than
+// 500 ms are taps. One-contact plans scroll the container under their
+// first point along its axis by the finger's travel, then by the release
+// velocity times 499 ms (UIKit's normal deceleration), clamped to the
+// content; see scroll.go for the constants and how each execution profile
+// moves the finger. Two-contact plans scale and rotate the zoomable
+// element under their first centroid, or pan where there is none. Plans
+// with a sample off the screen are refused with INVALID_ARGS.
+//
+// # Events
+//
+// The runtime records every action; sim records only what the app observed
+// right after it ("observed" lines of contracts §8: tap, longPress, focus,
+// text, submit, toggle, show, hide, navigate, exit, scroll, pinch,
+// rotate). Each action also costs a little virtual time (tapCostMs and
+// friends in device.go) and a gesture its planned duration.
+//
+// sim imports canonical, planner and exec, plus yaml.v3 and
+// golang.org/x/image for the screenshot font; never another adapter. It
+// reads no files, no environment and no wall clock of its own.
 package sim

@@ -54,42 +54,64 @@ func TestHomeKeyAndResume(t *testing.T) {
 	}
 }
 
-// TestStopKeepsStateClearResetsIt: element state is app data, the back
-// stack is the process.
-func TestStopKeepsStateClearResetsIt(t *testing.T) {
+// TestStopResetsUIClearResetsSaved: a stopped app rebuilds its screens from
+// the model, except elements marked persist, which only clearState resets.
+func TestStopResetsUIClearResetsSaved(t *testing.T) {
 	t.Parallel()
-	r := demo(t)
-	r.openLink("shop://login")
-	r.tap("email")
-	r.must(r.dev.InputText(r.ctx, "kept@example.com"))
-	r.tap("remember_me")
-	r.must(r.dev.StopApp(r.ctx, shop, false))
+	r := custom(t, mini(`      - {id: typed, hint: Name, bounds: [20, 200, 370, 250], editable: true}
+      - {id: saved, text: Remember me, bounds: [20, 300, 370, 350], checked: false, persist: true}
+      - {id: session, text: Dark mode, bounds: [20, 400, 370, 450], checked: false}
+`))
+	r.tap("typed")
+	r.must(r.dev.InputText(r.ctx, "Sam"))
+	r.tap("saved")
+	r.tap("session")
+	r.must(r.dev.LaunchApp(r.ctx, exec.LaunchOptions{AppID: "com.example.mini", StopApp: false}))
+	if r.text("typed") != "Sam" || !r.node("session").Checked || !r.node("typed").Focused {
+		t.Fatal("relaunching without stopping keeps everything")
+	}
+	r.must(r.dev.StopApp(r.ctx, "com.example.mini", false))
 	if len(r.tree().Children) != 0 {
 		t.Fatal("stopApp closes the app")
 	}
-	r.launch(shop)
-	if !r.has("home_title") {
-		t.Fatal("a stopped app starts at home")
+	r.launch("com.example.mini")
+	if r.text("typed") != "" || r.node("session").Checked || r.node("typed").Focused {
+		t.Fatal("a stopped app starts from the model")
 	}
-	r.openLink("shop://login")
-	if r.text("email") != "kept@example.com" || !r.node("remember_me").Checked || r.node("email").Focused {
-		t.Fatal("stopApp keeps element state and drops focus")
+	if !r.node("saved").Checked {
+		t.Fatal("persist: true survives stopApp")
 	}
-	r.must(r.dev.ClearState(r.ctx, shop))
-	r.launch(shop)
-	r.openLink("shop://login")
-	if r.text("email") != "" || r.node("remember_me").Checked {
-		t.Fatal("clearState resets element state")
+	r.must(r.dev.ClearState(r.ctx, "com.example.mini"))
+	if len(r.tree().Children) != 0 {
+		t.Fatal("clearState stops the app")
 	}
-	r.tap("remember_me")
-	r.must(r.dev.LaunchApp(r.ctx, exec.LaunchOptions{AppID: shop, ClearState: true, StopApp: true}))
-	r.openLink("shop://login")
-	if r.node("remember_me").Checked {
-		t.Fatal("launchApp clearState resets element state")
+	r.launch("com.example.mini")
+	if r.node("saved").Checked {
+		t.Fatal("clearState resets persisted state")
+	}
+	r.tap("saved")
+	r.must(r.dev.LaunchApp(r.ctx, exec.LaunchOptions{AppID: "com.example.mini", ClearState: true, StopApp: true}))
+	if r.node("saved").Checked {
+		t.Fatal("launchApp clearState resets it too")
 	}
 	// Stopping or clearing an app that is not installed is no error.
 	r.must(r.dev.StopApp(r.ctx, "com.example.absent", true))
 	r.must(r.dev.ClearState(r.ctx, "com.example.absent"))
+}
+
+// TestBackOutOfAppForgetsUI: backing out of the first screen finishes the
+// app, like a stop.
+func TestBackOutOfAppForgetsUI(t *testing.T) {
+	t.Parallel()
+	r := demo(t)
+	r.tap("search")
+	r.must(r.dev.InputText(r.ctx, "tent"))
+	r.must(r.dev.Back(r.ctx)) // keyboard
+	r.must(r.dev.Back(r.ctx)) // out of the app
+	r.must(r.dev.LaunchApp(r.ctx, exec.LaunchOptions{AppID: shop}))
+	if r.text("search") != "" {
+		t.Fatal("a finished app starts from the model")
+	}
 }
 
 func TestLaunchUnknownApp(t *testing.T) {

@@ -30,7 +30,7 @@ links: {"mini://next": next}
 
 func TestLoadAppEveryFeature(t *testing.T) {
 	t.Parallel()
-	src := mini(`      - &row {id: remember, text: Remember, bounds: [20, 200, 370, 250], checked: false, selected: true,
+	src := mini(`      - &row {id: remember, text: Remember, bounds: [20, 200, 370, 250], checked: false, selected: true, persist: true,
           onTap: [{toggle: remember}, {setText: {element: title, text: 42}}, {show: later}], onLongPress: {hide: title}}
       - {id: later, text: Later, bounds: [20, 260, 370, 300], visible: false, appearAfterMs: 1_500, enabled: false}
       - {id: name, hint: Name, label: Your name, bounds: [20, 320, 370, 370], editable: true, focused: true}

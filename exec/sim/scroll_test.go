@@ -40,6 +40,18 @@ func (r *rig) lastY(id string) float64 {
 	return s[len(s)-1].Y
 }
 
+// heldDrag moves 600 px up in 100 ms and rests holdMs before lifting.
+func heldDrag(holdMs float64) func(t *testing.T) planner.Plan {
+	return func(t *testing.T) planner.Plan {
+		p, err := planner.Drag(planner.DragPoints{From: canonical.Point{X: 540, Y: 1800}, To: canonical.Point{X: 540, Y: 1200},
+			SourceHoldMs: f(100), MoveMs: f(100), DestinationHoldMs: f(holdMs)}, phone())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
 func catalog(t *testing.T, opts sim.Options) *rig {
 	r := newRig(t, opts)
 	r.launch(shop)
@@ -72,6 +84,12 @@ func TestFlingGoesFurtherThanSlowPan(t *testing.T) {
 			}
 			return p
 		}, 600},
+		// A 50 ms rest is longer than the 40 ms after which a finger counts
+		// as stopped: no throw, though the 100 ms window still sees motion.
+		{"drag_with_short_hold", heldDrag(50), 600},
+		// After a 20 ms rest the last 100 ms still hold 80 ms of the 6 px/ms
+		// move: 480 px / 100 ms = 4.8 px/ms, so 600 + 4.8 × 499 = 2995.2.
+		{"drag_with_brief_hold", heldDrag(20), 2995},
 		// A Maestro swipe on Android moves linearly for its whole 400 ms:
 		// 600 + 1.5 × 499 = 1348.5, rounded half away from zero.
 		{"maestro_swipe_android", func(t *testing.T) planner.Plan { return swipe(t, 540, 1800, 0, -600, 400, planner.Android) }, 1349},

@@ -3,11 +3,13 @@ package sim
 import "time"
 
 // process is one installed app and everything sim remembers about it.
-// Element state (text, checked, visibility, scroll offsets, zoom) lives as
-// long as the app's data: stopApp keeps it and only clearState resets it,
-// so a flow can stop and relaunch and still find what it typed. Navigation
-// (the back stack, focus, the keyboard) lives as long as the process:
-// stopApp resets it to the start screen.
+// Navigation (the back stack, focus, the keyboard) and element state (text,
+// checked, visibility, scroll offsets, zoom) live as long as the process, as
+// a real app's views do: stopApp, or backing out of the first screen,
+// starts the next launch from the model. Elements marked persist: true
+// keep their state like an app's saved preferences, until clearState.
+// Without that split, flows run one after another on one device would see
+// each other's leftovers (a size ticked by one flow unticked by the next).
 type process struct {
 	model   *App
 	screens map[string]*Screen
@@ -87,14 +89,20 @@ func (p *process) push(s *Screen, now time.Time) {
 	p.keyboard = false
 }
 
-// stop ends the process: the next launch starts at the start screen.
+// stop ends the process: the next launch starts at the start screen and
+// every element not marked persist starts from the model again.
 func (p *process) stop() {
 	p.stack = nil
 	p.keyboard = false
+	for e := range p.state {
+		if !e.Persist {
+			delete(p.state, e)
+		}
+	}
 }
 
-// clear is clearState: the process stops and every element forgets what
-// happened to it.
+// clear is clearState: the process stops and every element, persisted or
+// not, forgets what happened to it.
 func (p *process) clear() {
 	p.stop()
 	p.state = map[*Element]*elemState{}

@@ -80,6 +80,7 @@ screens:
       - {id: button, bounds: [0, 0, 400, 200], onTap: {show: done},
          elements: [{id: caption, text: Press, bounds: [0, 0, 200, 100]}]}
       - {id: overlay, text: Overlay, bounds: [0, 150, 400, 250]}
+      - {id: top, text: Top, bounds: [300, 0, 400, 100], onTap: {hide: done}}
       - {id: field, hint: Type, bounds: [0, 300, 400, 400], editable: true}
       - {id: plain, text: Plain, bounds: [0, 500, 400, 600]}
       - {id: done, text: Done, bounds: [0, 700, 400, 800], visible: false}
@@ -96,6 +97,7 @@ screens:
 	r.tapAt(50, 550) // plain text: observed, nothing happens
 	r.tapAt(50, 650) // nothing there: no observation
 	r.tapAt(50, 750) // done, which the first tap showed
+	r.tapAt(350, 50) // top and button both handle taps: the one drawn on top wins
 	got := r.lines()[1:]
 	want := []string{
 		`{"t":150,"type":"observed","element":"button","event":"tap"}`,
@@ -105,6 +107,8 @@ screens:
 		`{"t":250,"type":"observed","element":"overlay","event":"tap"}`,
 		`{"t":300,"type":"observed","element":"plain","event":"tap"}`,
 		`{"t":400,"type":"observed","element":"done","event":"tap"}`,
+		`{"t":450,"type":"observed","element":"top","event":"tap"}`,
+		`{"t":450,"type":"observed","element":"done","event":"hide"}`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("observations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -114,8 +118,10 @@ screens:
 func TestTapInvisibleElementIsNotHit(t *testing.T) {
 	t.Parallel()
 	r := demo(t)
-	r.tapAt(540, 1000)       // share_hint's place while it is hidden: empty screen
-	if len(r.lines()) != 1 { // the launch's navigate only
+	// share_hint's place while it is hidden: empty screen, so the log
+	// holds only the launch's navigate.
+	r.tapAt(540, 1000)
+	if len(r.lines()) != 1 {
 		t.Fatalf("a tap on nothing is not observed:\n%s", r.log)
 	}
 	r.must(r.dev.LongPress(r.ctx, r.centre("hero_banner"), 3*time.Second))
