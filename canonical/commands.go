@@ -280,3 +280,33 @@ func (*Retry) Kind() string              { return "retry" }
 func (*RunScript) Kind() string          { return "runScript" }
 func (*EvalScript) Kind() string         { return "evalScript" }
 func (a *AI) Kind() string               { return a.Action }
+
+// GestureStep is a coordinate gesture written in flow's own gesture syntax
+// (the CLI and .ad "gesture ..." line, or structured input): planned against
+// the viewport read when it runs.
+type GestureStep struct {
+	Meta
+	Input GestureInput `json:"input"`
+}
+
+// SwipeSeries is the "swipe x1 y1 x2 y2 [--count --pause-ms --pattern]"
+// command: fixed 100 ms flings, repeated with pauses.
+type SwipeSeries struct {
+	Meta
+	Swipe SwipeInput `json:"swipe"`
+}
+
+// Drag is a target-authored drag: both endpoints are elements, resolved
+// before pointer-down, then one uninterrupted hold-move-hold plan.
+type Drag struct {
+	Meta
+	Source            Selector `json:"source"`
+	Destination       Selector `json:"destination"`
+	SourceHoldMs      *int     `json:"sourceHoldMs,omitempty"`
+	MoveMs            *int     `json:"moveMs,omitempty"`
+	DestinationHoldMs *int     `json:"destinationHoldMs,omitempty"`
+}
+
+func (*GestureStep) Kind() string { return "gesture" }
+func (*SwipeSeries) Kind() string { return "coordinateSwipe" }
+func (*Drag) Kind() string        { return "drag" }

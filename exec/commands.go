@@ -101,6 +101,12 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 		return r.simple(ctx, t)
 	case *canonical.Swipe:
 		return r.swipe(ctx, t)
+	case *canonical.GestureStep:
+		return r.gestureStep(ctx, t)
+	case *canonical.SwipeSeries:
+		return r.swipeSeries(ctx, t)
+	case *canonical.Drag:
+		return r.drag(ctx, t)
 	case *canonical.ScrollUntilVisible:
 		return r.scrollUntilVisible(ctx, t)
 	case *canonical.WaitForAnimation:

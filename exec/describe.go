@@ -110,6 +110,14 @@ func (r *run) describe(_ context.Context, c canonical.Command) string {
 		return "Run " + t.File
 	case *canonical.EvalScript:
 		return "Run " + t.Script.Raw
+	case *canonical.GestureStep:
+		data, _ := t.Input.MarshalJSON()
+		return "Gesture " + string(t.Input.Kind) + " " + string(data)
+	case *canonical.SwipeSeries:
+		return fmt.Sprintf("Swipe from (%s,%s) to (%s,%s) x%d", canonical.FormatNumber(t.Swipe.From.X), canonical.FormatNumber(t.Swipe.From.Y),
+			canonical.FormatNumber(t.Swipe.To.X), canonical.FormatNumber(t.Swipe.To.Y), t.Swipe.Count)
+	case *canonical.Drag:
+		return "Drag " + describeSelector(&t.Source) + " to " + describeSelector(&t.Destination)
 	case *canonical.AI:
 		return t.Action + ": " + t.Prompt.Raw
 	}

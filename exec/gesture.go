@@ -214,3 +214,78 @@ func haversine(a, b canonical.Point) float64 {
 	h := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(a.X*rad)*math.Cos(b.X*rad)*math.Sin(dLng/2)*math.Sin(dLng/2)
 	return 2 * earth * math.Asin(math.Sqrt(h))
 }
+
+// gestureStep plans a gesture written in flow's gesture syntax against a
+// fresh viewport.
+func (r *run) gestureStep(ctx context.Context, t *canonical.GestureStep) error {
+	g, err := t.Input.Gesture(canonical.Internal{})
+	if err != nil {
+		return err
+	}
+	vp, err := r.dev.Viewport(ctx)
+	if err != nil {
+		return deviceErr(err, "read the viewport")
+	}
+	if err := r.perform(ctx, g, vp); err != nil {
+		return err
+	}
+	_, err = r.settle(ctx)
+	return err
+}
+
+// swipeSeries runs each fling of a repeated swipe, reading the viewport
+// again for every one and pausing only between them.
+func (r *run) swipeSeries(ctx context.Context, t *canonical.SwipeSeries) error {
+	for i := 0; i < t.Swipe.Count; i++ {
+		if i > 0 && t.Swipe.PauseMs > 0 {
+			if err := r.clock.Sleep(ctx, time.Duration(t.Swipe.PauseMs)*time.Millisecond); err != nil {
+				return err
+			}
+		}
+		vp, err := r.dev.Viewport(ctx)
+		if err != nil {
+			return deviceErr(err, "read the viewport")
+		}
+		if err := r.perform(ctx, t.Swipe.Gesture(i), vp); err != nil {
+			return err
+		}
+	}
+	_, err := r.settle(ctx)
+	return err
+}
+
+// drag resolves both endpoints before pointer-down, then performs one
+// hold-move-hold plan between their centres.
+func (r *run) drag(ctx context.Context, t *canonical.Drag) error {
+	src, _, err := r.findOrFail(ctx, &t.Source, t.Optional)
+	if err != nil {
+		return err
+	}
+	dst, _, err := r.findOrFail(ctx, &t.Destination, t.Optional)
+	if err != nil {
+		return err
+	}
+	vp, err := r.dev.Viewport(ctx)
+	if err != nil {
+		return deviceErr(err, "read the viewport")
+	}
+	f := func(v *int) *float64 {
+		if v == nil {
+			return nil
+		}
+		x := float64(*v)
+		return &x
+	}
+	plan, err := planner.Drag(planner.DragPoints{From: src.node.Bounds.Center(), To: dst.node.Bounds.Center(),
+		SourceHoldMs: f(t.SourceHoldMs), MoveMs: f(t.MoveMs), DestinationHoldMs: f(t.DestinationHoldMs)}, vp)
+	if err != nil {
+		return err
+	}
+	r.interaction()
+	r.event("gesture", map[string]any{"plan": plan})
+	if err := r.dev.PerformGesture(ctx, plan); err != nil {
+		return deviceErr(err, "drag")
+	}
+	_, err = r.settle(ctx)
+	return err
+}
