@@ -5,6 +5,9 @@ import "github.com/flow-runner/flow/canonical"
 // App is an app model (contracts §7): what sim shows and how it reacts.
 // LoadApp and DemoApp build validated ones; a device indexes its apps when
 // it is created and never changes them, so one App may serve many devices.
+// Only apps from LoadApp (or DemoApp) keep their YAML source, which
+// Device.State saves; change a loaded App's fields and the saved source no
+// longer describes it.
 type App struct {
 	AppID string
 	// Platform is the planning profile, "android" or "ios": it decides how
@@ -16,6 +19,9 @@ type App struct {
 	Links    []Link // in file order
 	Pos      canonical.Pos
 	startPos canonical.Pos
+	// source is the YAML LoadApp read; State saves it so a later process
+	// can rebuild the model without the file. Nil for a hand-built App.
+	source []byte
 }
 
 // Size is a viewport size in grid units (Android pixels, Apple points).

@@ -42,6 +42,21 @@
 // rotate). Each action also costs a little virtual time (tapCostMs and
 // friends in device.go) and a gesture its planned duration.
 //
+// # Saved state
+//
+// A device lives in memory only; sim reads and writes no files. To keep
+// one across processes, so that separate flow commands act on one device
+// as on a real phone, the caller saves [Device.State] after a call and
+// rebuilds the device with [Restore] before the next. The snapshot is
+// versioned JSON with sorted keys ([StateVersion]): the app models (the
+// demo app by name, --app models by their YAML source, so later calls need
+// no --app), the app in front, back stacks with their entry times and
+// focus, the keyboard, element state that differs from the model, the
+// clock's time (a restored virtual clock is moved up to it, so
+// appearAfterMs keeps counting) and device settings. Resetting is
+// discarding the snapshot: the next device is a fresh New one. A snapshot
+// from another version, or a damaged one, is INVALID_ARGS with that hint.
+//
 // sim imports canonical, planner and exec, plus yaml.v3 and
 // golang.org/x/image for the screenshot font; never another adapter. It
 // reads no files, no environment and no wall clock of its own.

@@ -45,6 +45,7 @@ func LoadApp(name string, data []byte) (*App, error) {
 	if err := validate(app); err != nil {
 		return nil, err
 	}
+	app.source = append([]byte(nil), data...)
 	return app, nil
 }
 

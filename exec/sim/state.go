@@ -61,10 +61,17 @@ func newProcess(app *App) *process {
 func (p *process) of(e *Element) *elemState {
 	st := p.state[e]
 	if st == nil {
-		st = &elemState{text: e.Text, checked: e.Checked != nil && *e.Checked, visible: e.Visible, scale: 1}
+		fresh := initial(e)
+		st = &fresh
 		p.state[e] = st
 	}
 	return st
+}
+
+// initial is an element's state as its model describes it, before anything
+// happened to it.
+func initial(e *Element) elemState {
+	return elemState{text: e.Text, checked: e.Checked != nil && *e.Checked, visible: e.Visible, scale: 1}
 }
 
 func (p *process) running() bool { return len(p.stack) > 0 }
