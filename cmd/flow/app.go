@@ -20,6 +20,9 @@ type Env struct {
 	Environ func() []string
 	// IsTTY says stdout is a terminal, where progress redraws in place.
 	IsTTY bool
+	// StateDir keeps sim's device state between invocations; empty keeps
+	// none (tests run isolated).
+	StateDir string
 }
 
 // Exit codes of contracts §1.
@@ -71,6 +74,7 @@ func newApp(env Env) *cli.App {
 			checkCommand(env),
 			planCommand(env),
 			schemaCommand(env),
+			simCommand(env),
 		},
 	}
 	for _, c := range app.Commands {

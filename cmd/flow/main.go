@@ -15,7 +15,7 @@ func main() {
 		stop()
 	}()
 	env := Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ,
-		IsTTY: isTerminal(os.Stdout)}
+		IsTTY: isTerminal(os.Stdout), StateDir: stateDir(os.Getenv)}
 	code := run(ctx, env, os.Args)
 	stop()
 	os.Exit(code)

@@ -251,3 +251,28 @@ func TestInterruptWritesReport(t *testing.T) {
 		t.Fatalf("report after interrupt: %v\n%s", err, data)
 	}
 }
+
+// TestSimStateBetweenInvocations: separate flow commands act on one sim
+// device, as on a real one; flow sim reset starts a fresh one.
+func TestSimStateBetweenInvocations(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	call := func(args ...string) result {
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: dir}
+		code := run(context.Background(), env, append([]string{"flow"}, args...))
+		return result{code: code, stdout: out.String(), stderr: errb.String()}
+	}
+	if r := call("test", "testdata/state/first.yaml"); r.code != 0 {
+		t.Fatalf("first: %s", r)
+	}
+	if r := call("test", "testdata/state/second.yaml"); r.code != 0 {
+		t.Fatalf("the second command must see the first one's screen and text:\n%s", r)
+	}
+	if r := call("sim", "reset"); r.code != 0 {
+		t.Fatalf("reset: %s", r)
+	}
+	if r := call("test", "testdata/state/second.yaml"); r.code != 1 {
+		t.Fatalf("after a reset the device starts fresh on its home screen:\n%s", r)
+	}
+}

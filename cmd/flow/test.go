@@ -59,6 +59,8 @@ type testOptions struct {
 	events    string
 	shards    int
 	shardAll  bool
+	// stateFile keeps a single sim device's state between invocations.
+	stateFile string
 }
 
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
@@ -135,6 +137,7 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
+	o.stateFile = simStateFile(env.StateDir)
 	plan, err := maestro.NewLoader(osSource{}).Plan(o.paths, o.plan)
 	if err != nil {
 		return err
@@ -233,7 +236,11 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 				log = shardLog{log: l, shard: i + 1}
 			}
 		}
-		dev, err := openDevice(o, clock, log)
+		stateFile := ""
+		if len(work) == 1 {
+			stateFile = o.stateFile // shards each get a fresh device
+		}
+		dev, err := openDeviceState(o, stateFile, clock, log)
 		if err != nil {
 			closeAll(ctx, runs)
 			return exec.RunResult{}, err
@@ -259,6 +266,11 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 		}()
 	}
 	wg.Wait()
+	if len(runs) == 1 {
+		if err := saveSimState(runs[0].dev, o.stateFile); err != nil {
+			return exec.RunResult{}, err
+		}
+	}
 	var out exec.RunResult
 	for _, b := range plan.Broken {
 		f := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: b.Problems[0]}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+// simCommand manages the built-in simulated device's saved state.
+func simCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:  "sim",
+		Usage: "manage the built-in simulated device (its state persists between flow commands)",
+		Description: `sim keeps its state (installed app models, screens, typed text, scroll offsets, the
+   virtual clock) in sim-state.json under FLOW_STATE_DIR, default .flow in the working folder,
+   so separate flow commands act on one device as they would on a real one.`,
+		Subcommands: []*cli.Command{
+			{
+				Name:  "reset",
+				Usage: "forget the saved state: the next command starts a fresh sim device",
+				Action: func(*cli.Context) error {
+					file := simStateFile(env.StateDir)
+					if file == "" {
+						return nil
+					}
+					err := os.Remove(file)
+					if err != nil && !errors.Is(err, fs.ErrNotExist) {
+						return canonical.Errorf(canonical.CodeInvalidArgs, "cannot remove %s: %v", file, err).
+							WithHint("delete the file by hand")
+					}
+					fmt.Fprintln(env.Stdout, "sim reset: the next command starts a fresh device")
+					return nil
+				},
+			},
+			{
+				Name:  "state",
+				Usage: "print where the saved state lives and whether it exists",
+				Action: func(*cli.Context) error {
+					file := simStateFile(env.StateDir)
+					if _, err := os.Stat(file); err != nil {
+						fmt.Fprintf(env.Stdout, "%s (none yet)\n", file)
+						return nil
+					}
+					fmt.Fprintln(env.Stdout, file)
+					return nil
+				},
+			},
+		},
+	}
+}
