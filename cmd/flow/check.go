@@ -109,6 +109,16 @@ func runCheck(src maestro.Source, paths []string, targets []planTarget) checkRes
 			continue
 		}
 		for _, f := range files {
+			if isAdScript(f) {
+				flow, err := loadAdScript(f, nil, nil, "")
+				if err != nil {
+					res.problems = append(res.problems, canonical.Coded(err))
+					continue
+				}
+				res.files++
+				canonical.Walk(flow.Commands, func(canonical.Command) { res.commands++ })
+				continue
+			}
 			_, _ = l.Load(f)
 		}
 	}
@@ -194,7 +204,7 @@ func flowFiles(src maestro.Source, p string) ([]string, error) {
 				}
 				continue
 			}
-			if isFlowFile(e) && !isAppModel(src, full) {
+			if (isFlowFile(e) && !isAppModel(src, full)) || isAdScript(e.Name()) {
 				out = append(out, full)
 			}
 		}

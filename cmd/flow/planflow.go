@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/maestro"
@@ -16,12 +15,13 @@ import (
 // plan; commands that need a live screen say so. One JSON object per line.
 func planFlowFile(w io.Writer, src maestro.Source, file string, o planOptions) error {
 	file = filepath.ToSlash(file)
-	if strings.HasSuffix(strings.ToLower(file), ".ad") {
-		return canonical.Errorf(canonical.CodeUnsupportedOperation, "planning .ad scripts (%s) is not available yet", file).
-			WithHint("plan one gesture at a time: flow plan -- gesture ...")
+	var f *canonical.Flow
+	var err error
+	if isAdScript(file) {
+		f, err = loadAdScript(file, nil, nil, string(o.platform))
+	} else {
+		f, err = maestro.NewLoader(src).Load(file)
 	}
-	l := maestro.NewLoader(src)
-	f, err := l.Load(file)
 	if err != nil {
 		return err
 	}
@@ -53,6 +53,15 @@ func planFlowCommand(c canonical.Command, o planOptions) (map[string]any, error)
 		return nil, err
 	}
 	out := map[string]any{"canonical": json.RawMessage(data)}
+	if plan, handled, err := planGestureCommand(c, o); handled {
+		if err != nil {
+			ce := canonical.Coded(canonical.AtIfNone(err, c.Base().Pos))
+			out["error"] = ce
+			return out, ce
+		}
+		out["plan"] = plan
+		return out, nil
+	}
 	sw, ok := c.(*canonical.Swipe)
 	if !ok {
 		if need := needsScreen(c); need != "" {
@@ -117,4 +126,18 @@ func needsScreen(c canonical.Command) string {
 		return "a live screen: it reads the hierarchy"
 	}
 	return ""
+}
+
+// planGestureCommand plans the gesture syntax commands of .ad scripts: a
+// gesture, or every fling of a repeated swipe.
+func planGestureCommand(c canonical.Command, o planOptions) (any, bool, error) {
+	switch t := c.(type) {
+	case *canonical.GestureStep:
+		out, err := planGesture(t.Input, o)
+		return out, true, err
+	case *canonical.SwipeSeries:
+		out, err := planSwipe(t.Swipe, o)
+		return out, true, err
+	}
+	return nil, false, nil
 }

@@ -103,6 +103,13 @@ func (p *progress) FlowFinished(r exec.FlowResult) {
 	switch r.Status {
 	case exec.StatusFailed:
 		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("31;1", "FAILED"), r.Name, duration(r.DurationMs))
+		if len(r.Steps) == 0 && r.Error != nil {
+			// It never ran (it could not load): show why here.
+			fmt.Fprintf(p.w, "    %s\n", r.Error.Error())
+			if r.Error.Hint != "" {
+				fmt.Fprintf(p.w, "    hint: %s\n", r.Error.Hint)
+			}
+		}
 		for _, a := range r.Artifacts {
 			fmt.Fprintf(p.w, "    artifact: %s\n", a)
 		}

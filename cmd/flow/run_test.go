@@ -276,3 +276,39 @@ func TestSimStateBetweenInvocations(t *testing.T) {
 		t.Fatalf("after a reset the device starts fresh on its home screen:\n%s", r)
 	}
 }
+
+// TestAdScriptRuns: an .ad script runs on sim through the same canonical
+// core as YAML, its gestures planned by the one planner.
+func TestAdScriptRuns(t *testing.T) {
+	t.Parallel()
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	r := runFlow(t, "", "test", "../../flows/scripts-ad/gesture-lab.ad", "--events", events)
+	if r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	data, _ := os.ReadFile(events)
+	if got := strings.Count(string(data), `"type":"gesture"`); got != 4 {
+		t.Fatalf("want 4 gestures (2 swipes, a pan, a fling), got %d:\n%s", got, data)
+	}
+}
+
+// TestAdRemovedFormFailsBeforeAnyAction: a removed positional fails when
+// the script is parsed, naming the line and the rewrite; the device is never
+// touched.
+func TestAdRemovedFormFailsBeforeAnyAction(t *testing.T) {
+	t.Parallel()
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	r := runFlow(t, "", "test", "../../flows/invalid/removed-timed-swipe.ad", "--events", events)
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%s", r)
+	}
+	for _, want := range []string{"removed-timed-swipe.ad:4:24: INVALID_ARGS: swipe accepts 4 arguments: x1 y1 x2 y2 (line 4).",
+		`use "gesture pan 540 1800 0 -900 300" for the same timed drag`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if data, _ := os.ReadFile(events); len(data) != 0 {
+		t.Fatalf("the device was touched:\n%s", data)
+	}
+}

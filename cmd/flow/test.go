@@ -138,7 +138,7 @@ func runTest(c *cli.Context, env Env) error {
 		return err
 	}
 	o.stateFile = simStateFile(env.StateDir)
-	plan, err := maestro.NewLoader(osSource{}).Plan(o.paths, o.plan)
+	plan, err := planInputs(o, env)
 	if err != nil {
 		return err
 	}
@@ -185,6 +185,41 @@ func runTest(c *cli.Context, env Env) error {
 		return reported{err: canonical.NewError(canonical.CodeAssertionFailed, "a flow failed")}
 	}
 	return nil
+}
+
+// planInputs plans the Maestro inputs as a workspace and loads .ad
+// scripts, which run after them in the order given. A script that cannot
+// load is reported like a broken flow.
+func planInputs(o testOptions, env Env) (*maestro.ExecutionPlan, error) {
+	var yamls, ads []string
+	for _, p := range o.paths {
+		if isAdScript(p) {
+			ads = append(ads, p)
+		} else {
+			yamls = append(yamls, p)
+		}
+	}
+	plan := &maestro.ExecutionPlan{ContinueOnFailure: true}
+	if len(yamls) > 0 {
+		var err error
+		if plan, err = maestro.NewLoader(osSource{}).Plan(yamls, o.plan); err != nil {
+			return nil, err
+		}
+	}
+	var environ []string
+	if env.Environ != nil {
+		environ = env.Environ()
+	}
+	platform := strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":")
+	for _, p := range ads {
+		f, err := loadAdScript(p, o.env, environ, platform)
+		if err != nil {
+			plan.Broken = append(plan.Broken, maestro.BrokenFlow{File: p, Problems: []*canonical.Error{canonical.Coded(err)}})
+			continue
+		}
+		plan.Flows = append(plan.Flows, f)
+	}
+	return plan, nil
 }
 
 // shardWork splits the flows for each device: round-robin for
@@ -359,7 +394,7 @@ func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, 
 }
 
 func brokenName(file string) string {
-	return strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".yaml"), ".yml")
+	return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 }
 
 func skippedFlow(f *canonical.Flow, obs *progress, shard int) exec.FlowResult {

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/compat"
+	"github.com/flow-runner/flow/exec"
+)
+
+func isAdScript(p string) bool { return strings.EqualFold(filepath.Ext(p), ".ad") }
+
+// loadAdScript parses an .ad script and turns it into a flow of canonical
+// commands. Removed forms, unknown commands and unsupported ones fail here,
+// before any device action; ${VAR}s resolve now, after the arity check,
+// from the script's env, AD_VAR_* shell variables and -e (agent-device's
+// precedence), each token staying one argument.
+func loadAdScript(file string, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read %s: %v", file, err).
+			At(canonical.Pos{File: file}).WithHint("check the path")
+	}
+	script, err := compat.ParseScript(filepath.ToSlash(file), src, compat.ParseOptions{NFC: norm.NFC.String})
+	if err != nil {
+		return nil, err
+	}
+	if err := compat.CheckSupported(script); err != nil {
+		return nil, err
+	}
+	cli := map[string]string{}
+	for _, v := range cliVars {
+		cli[v.Name] = v.Value
+	}
+	scope, err := compat.NewScope(compat.VarSources{
+		Builtins: compat.Builtins{Filename: filepath.ToSlash(file), Platform: platform, Device: "sim"}.Vars(),
+		File:     script.ScriptVars(), Shell: compat.ShellVars(environ), CLI: cli,
+	})
+	if err != nil {
+		return nil, err
+	}
+	flow := &canonical.Flow{File: filepath.ToSlash(file), Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)),
+		Pos: canonical.Pos{File: filepath.ToSlash(file), Line: 1}}
+	var conv compat.Converter
+	for _, a := range script.Actions {
+		resolved, err := compat.Resolve(a, scope)
+		if err != nil {
+			return nil, err
+		}
+		steps, err := conv.Steps(resolved)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range steps {
+			c, err := stepCommand(s, a)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				flow.Commands = append(flow.Commands, c)
+			}
+		}
+	}
+	if len(flow.Commands) == 0 {
+		return nil, canonical.NewError(canonical.CodeInvalidArgs, "the script has no action to run").
+			At(canonical.Pos{File: flow.File, Line: 1}).WithHint("add a line such as: open com.example.shop")
+	}
+	return flow, nil
+}
+
+// stepCommand is the canonical command a converted step runs.
+func stepCommand(s compat.Step, a compat.Action) (canonical.Command, error) {
+	meta := canonical.Meta{Pos: a.Pos, Name: a.Command}
+	switch {
+	case s.NoOp != "":
+		return nil, nil
+	case s.Command != nil:
+		return s.Command, nil
+	case s.Gesture != nil && s.Gesture.Swipe != nil:
+		return &canonical.SwipeSeries{Meta: meta, Swipe: *s.Gesture.Swipe}, nil
+	case s.Gesture != nil && s.Gesture.Gesture != nil && s.Gesture.Gesture.Kind == canonical.KindDrag:
+		if len(s.DragSource) == 0 || len(s.DragDestination) == 0 {
+			return nil, canonical.NewError(canonical.CodeUnsupportedOperation, "this drag's endpoints cannot be expressed as flow selectors").
+				At(a.Pos).WithHint("use id=, text= or label= selectors for both endpoints")
+		}
+		g := s.Gesture.Gesture
+		return &canonical.Drag{Meta: meta, Source: s.DragSource[0], Destination: s.DragDestination[0],
+			SourceHoldMs: g.SourceHoldMs, MoveMs: g.MoveMs, DestinationHoldMs: g.DestinationHoldMs}, nil
+	case s.Gesture != nil && s.Gesture.Gesture != nil:
+		return &canonical.GestureStep{Meta: meta, Input: *s.Gesture.Gesture}, nil
+	}
+	return nil, canonical.Errorf(canonical.CodeUnsupportedOperation, "%s cannot run yet", a.Command).At(a.Pos).
+		WithHint("see flow convert for what .ad commands map to")
+}

@@ -1,0 +1,2 @@
+output.before = 'set'
+nope.call()
