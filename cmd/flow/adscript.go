@@ -25,12 +25,23 @@ func loadAdScript(file string, cliVars []exec.Var, environ []string, platform st
 		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read %s: %v", file, err).
 			At(canonical.Pos{File: file}).WithHint("check the path")
 	}
+	flow, _, err := loadAdSource(file, src, cliVars, environ, platform)
+	if err == nil && len(flow.Commands) == 0 {
+		return nil, canonical.NewError(canonical.CodeInvalidArgs, "the script has no action to run").
+			At(canonical.Pos{File: flow.File, Line: 1}).WithHint("add a line such as: open com.example.shop")
+	}
+	return flow, err
+}
+
+// loadAdSource is loadAdScript for a script in memory; it also returns the
+// parsed script (the CLI records its action lines).
+func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, *compat.Script, error) {
 	script, err := compat.ParseScript(filepath.ToSlash(file), src, compat.ParseOptions{NFC: norm.NFC.String})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := compat.CheckSupported(script); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cli := map[string]string{}
 	for _, v := range cliVars {
@@ -41,7 +52,7 @@ func loadAdScript(file string, cliVars []exec.Var, environ []string, platform st
 		File:     script.ScriptVars(), Shell: compat.ShellVars(environ), CLI: cli,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	flow := &canonical.Flow{File: filepath.ToSlash(file), Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)),
 		Pos: canonical.Pos{File: filepath.ToSlash(file), Line: 1}}
@@ -49,27 +60,23 @@ func loadAdScript(file string, cliVars []exec.Var, environ []string, platform st
 	for _, a := range script.Actions {
 		resolved, err := compat.Resolve(a, scope)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		steps, err := conv.Steps(resolved)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, s := range steps {
 			c, err := stepCommand(s, a)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if c != nil {
 				flow.Commands = append(flow.Commands, c)
 			}
 		}
 	}
-	if len(flow.Commands) == 0 {
-		return nil, canonical.NewError(canonical.CodeInvalidArgs, "the script has no action to run").
-			At(canonical.Pos{File: flow.File, Line: 1}).WithHint("add a line such as: open com.example.shop")
-	}
-	return flow, nil
+	return flow, script, nil
 }
 
 // stepCommand is the canonical command a converted step runs.

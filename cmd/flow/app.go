@@ -77,6 +77,7 @@ func newApp(env Env) *cli.App {
 			simCommand(env),
 		},
 	}
+	app.Commands = append(app.Commands, deviceCommands(env)...)
 	for _, c := range app.Commands {
 		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
 			return canonical.NewError(canonical.CodeInvalidArgs, err.Error()).

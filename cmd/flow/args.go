@@ -26,7 +26,7 @@ func hoistArgs(app *cli.App, args []string) []string {
 		idx = i
 		break
 	}
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
 	takesValue := map[string]bool{}

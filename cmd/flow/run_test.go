@@ -312,3 +312,57 @@ func TestAdRemovedFormFailsBeforeAnyAction(t *testing.T) {
 		t.Fatalf("the device was touched:\n%s", data)
 	}
 }
+
+// TestPipelineRecordReplay is the README's mixed pipeline: a YAML flow,
+// direct CLI gestures recorded into an .ad script, then the script replayed
+// on a fresh sim. The replay must perform the same device actions and plans
+// (the event logs are equal up to timestamps).
+func TestPipelineRecordReplay(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	script := filepath.Join(dir, "session.ad")
+	live, replay := filepath.Join(dir, "live.jsonl"), filepath.Join(dir, "replay.jsonl")
+	call := func(args ...string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: state}
+		if code := run(context.Background(), env, append([]string{"flow"}, args...)); code != 0 {
+			t.Fatalf("flow %v: exit %d\n%s%s", args, code, out.String(), errb.String())
+		}
+	}
+	call("test", "../../flows/demo/01-launch.yaml")
+	rec := []string{"--record", script, "--events", live}
+	call(append([]string{"open", "com.example.shop"}, rec...)...)
+	call(append([]string{"press", "text=Log in"}, rec...)...)
+	call(append([]string{"fill", "id=email", "pipe@example.com"}, rec...)...)
+	call(append([]string{"press", "text=Submit"}, rec...)...)
+	call(append([]string{"swipe", "540", "1800", "540", "900", "--count", "2", "--pause-ms", "100"}, rec...)...)
+	call(append([]string{"gesture", "pan", "540", "1600", "0", "-500", "400"}, rec...)...)
+	call(append([]string{"gesture", "fling", "down", "540", "900", "600"}, rec...)...)
+	call("sim", "reset")
+	call("test", script, "--events", replay)
+	strip := func(file string) string {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			delete(m, "t")
+			b, _ := json.Marshal(m)
+			lines = append(lines, string(b))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if a, b := strip(live), strip(replay); a != b {
+		t.Fatalf("replay differs from the recorded session:\nlive:\n%s\nreplay:\n%s", a, b)
+	}
+	if got := strings.Count(strip(replay), `"type":"gesture"`); got != 4 {
+		t.Fatalf("want 4 gestures, got %d", got)
+	}
+}

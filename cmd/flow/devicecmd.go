@@ -1,0 +1,331 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/compat"
+	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/planner"
+)
+
+// deviceCommands are the CLI commands that act on the selected device one at
+// a time. Each is one .ad action line: the CLI builds the line from its
+// arguments and runs it through the same codec, arity table, canonical
+// commands and runtime as scripts and YAML, so the CLI and .ad cannot drift.
+func deviceCommands(env Env) []*cli.Command {
+	usage := map[string]string{
+		"open":       "open APP [URL]: launch an app (or open a link in it)",
+		"close":      "close [APP]: stop an app",
+		"press":      "press SELECTOR | X Y: tap an element or a point",
+		"click":      "click SELECTOR | X Y: same as press",
+		"longpress":  "longpress SELECTOR | X Y [MS]: long-press",
+		"fill":       "fill SELECTOR TEXT: tap a field and type",
+		"type":       "type TEXT: type into the focused field",
+		"swipe":      "swipe X1 Y1 X2 Y2 [--count N --pause-ms MS --pattern one-way|ping-pong]",
+		"scroll":     "scroll up|down|left|right [AMOUNT] [--until SELECTOR]",
+		"gesture":    "gesture pan|fling|swipe|pinch|rotate|transform|drag ARGS... [--pointer-count 2]",
+		"back":       "back: press back",
+		"home":       "home: leave the app",
+		"snapshot":   "snapshot: print the screen's elements",
+		"screenshot": "screenshot [PATH]: save a PNG",
+		"wait":       "wait SELECTOR [TIMEOUT_MS] | wait text TEXT: wait for an element",
+		"is":         "is visible|hidden|exists|absent SELECTOR: check an element",
+	}
+	var out []*cli.Command
+	for _, name := range []string{"open", "close", "press", "click", "longpress", "fill", "type", "swipe", "scroll",
+		"gesture", "back", "home", "snapshot", "screenshot", "wait", "is"} {
+		out = append(out, &cli.Command{
+			Name:            name,
+			Usage:           usage[name],
+			Category:        "device",
+			SkipFlagParsing: true,
+			Description: `Acts on the selected device (--device sim by default; sim keeps its state between
+   commands). --json prints a machine-readable response; --record FILE.ad appends the command to a
+   script that flow test FILE.ad replays; --events FILE appends the device event log. Arguments follow the .ad syntax (selectors like
+   text="Log in" or id=email).`,
+			Action: func(c *cli.Context) error { return runDeviceCommand(c.Context, env, name, c.Args().Slice()) },
+		})
+	}
+	return out
+}
+
+// cliOptions are the flags every device command takes; the rest of the
+// arguments belong to the action line.
+type cliOptions struct {
+	device string
+	json   bool
+	record string
+	events string
+	apps   []string
+	env    []exec.Var
+}
+
+func splitCLIArgs(args []string) (cliOptions, []string, error) {
+	o := cliOptions{device: "sim"}
+	var rest []string
+	value := func(i int, name string) (string, error) {
+		if i+1 >= len(args) {
+			return "", canonical.Errorf(canonical.CodeInvalidArgs, "%s needs a value", name).WithHint(name + " VALUE")
+		}
+		return args[i+1], nil
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, inline, hasInline := strings.Cut(a, "=")
+		get := func() (string, error) {
+			if hasInline {
+				return inline, nil
+			}
+			v, err := value(i, name)
+			i++
+			return v, err
+		}
+		var err error
+		switch name {
+		case "--device":
+			o.device, err = get()
+		case "--json":
+			o.json = true
+		case "--record":
+			o.record, err = get()
+		case "--events":
+			o.events, err = get()
+		case "--app":
+			var v string
+			v, err = get()
+			o.apps = append(o.apps, v)
+		case "-e", "--env":
+			var v string
+			if v, err = get(); err == nil {
+				k, val, ok := strings.Cut(v, "=")
+				if !ok {
+					err = canonical.Errorf(canonical.CodeInvalidArgs, "-e %q is not KEY=VALUE", v).WithHint("-e USER=ada")
+				}
+				o.env = append(o.env, exec.Var{Name: k, Value: val})
+			}
+		default:
+			rest = append(rest, a)
+		}
+		if err != nil {
+			return o, nil, err
+		}
+	}
+	return o, rest, nil
+}
+
+// actionLine writes CLI arguments as one .ad line: flags stay bare, other
+// arguments are quoted when they hold spaces, quotes or backslashes.
+func actionLine(command string, args []string) string {
+	parts := []string{command}
+	for _, a := range args {
+		// The shell ate the quotes of text="Log in": put them back so the
+		// selector reads as one key=value term.
+		if k, v, ok := strings.Cut(a, "="); ok && isSelectorKey(k) && strings.ContainsAny(v, " \t") && !strings.HasPrefix(v, "\"") {
+			q, _ := json.Marshal(v)
+			a = k + "=" + string(q)
+		}
+		if strings.HasPrefix(a, "--") || (a != "" && !strings.ContainsAny(a, " \t\n\"\\") && !strings.HasPrefix(a, "#")) {
+			parts = append(parts, a)
+			continue
+		}
+		q, _ := json.Marshal(a)
+		parts = append(parts, string(q))
+	}
+	return strings.Join(parts, " ")
+}
+
+// gestureRecorder keeps the plans a command performed, for --json.
+type gestureRecorder struct {
+	next  exec.EventLog
+	plans []planner.Plan
+}
+
+func (g *gestureRecorder) Record(typ string, fields map[string]any) {
+	if p, ok := fields["plan"].(planner.Plan); ok && typ == "gesture" {
+		g.plans = append(g.plans, p)
+	}
+	g.next.Record(typ, fields)
+}
+
+func runDeviceCommand(ctx context.Context, env Env, command string, args []string) error {
+	o, rest, err := splitCLIArgs(args)
+	if err != nil {
+		return err
+	}
+	line := actionLine(command, rest)
+	flow, script, err := loadAdSource("<command line>", []byte(line+"\n"), o.env, environOf(env), strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":"))
+	if err != nil {
+		// The command line is not a file: drop the script position.
+		if ce, ok := canonical.AsError(err); ok {
+			ce.Message = strings.Replace(ce.Message, " (line 1)", "", 1)
+			ce.Pos = canonical.Pos{}
+		}
+		return err
+	}
+	to := testOptions{device: o.device, apps: o.apps}
+	clock := clockFor(o.device)
+	rec := &gestureRecorder{next: exec.NopLog{}}
+	if o.events != "" {
+		// Appended, so a pipeline of commands builds one log.
+		fh, err := os.OpenFile(o.events, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write --events file: %v", err).WithHint("check the path")
+		}
+		defer fh.Close()
+		rec.next = exec.NewJSONLog(fh, clock)
+	}
+	stateFile := simStateFile(env.StateDir)
+	dev, err := openDeviceState(to, stateFile, clock, rec)
+	if err != nil {
+		return err
+	}
+	if command == "snapshot" {
+		return printSnapshot(ctx, env, dev, o.json)
+	}
+	flow.Name = line
+	res := exec.RunFlow(ctx, exec.Config{Device: dev, Clock: clock, Events: rec, NewScripts: newScripts,
+		Files: dirFiles{dir: "."}, Env: o.env}, flow)
+	if c, ok := dev.(exec.Closer); ok {
+		_ = c.Close(context.WithoutCancel(ctx))
+	}
+	if err := saveSimState(dev, stateFile); err != nil {
+		return err
+	}
+	if res.Status != exec.StatusFailed && o.record != "" {
+		if err := appendRecording(o.record, script, o.device); err != nil {
+			return err
+		}
+	}
+	if o.json {
+		writeCommandJSON(env, command, res, rec.plans)
+	} else {
+		for _, s := range res.Steps {
+			symbol := map[exec.Status]string{exec.StatusPassed: "✓", exec.StatusFailed: "✗", exec.StatusWarned: "!", exec.StatusSkipped: "-"}[s.Status]
+			fmt.Fprintf(env.Stdout, "%s %s %s\n", symbol, s.Command, duration(s.DurationMs))
+		}
+	}
+	if res.Error != nil {
+		if o.json {
+			return reported{err: res.Error}
+		}
+		return res.Error
+	}
+	return nil
+}
+
+func environOf(env Env) []string {
+	if env.Environ == nil {
+		return nil
+	}
+	return env.Environ()
+}
+
+// writeCommandJSON prints agent-device's response shape (§9) for gestures:
+// kind, durationMs, pointerCount, from and to (centroids), the execution
+// profile and timing, the backend; other commands get their status.
+func writeCommandJSON(env Env, command string, res exec.FlowResult, plans []planner.Plan) {
+	out := map[string]any{"success": res.Status != exec.StatusFailed}
+	if res.Error != nil {
+		out["error"] = res.Error
+	}
+	data := map[string]any{"command": command, "durationMs": res.DurationMs}
+	if len(plans) > 0 {
+		p := plans[len(plans)-1]
+		from, to := p.Centroids()
+		data = map[string]any{"kind": string(p.Intent), "durationMs": p.DurationMs, "pointerCount": len(p.Pointers),
+			"from": from, "to": to, "backend": "sim"}
+		if p.ExecutionProfile != "" {
+			data["executionProfile"] = p.ExecutionProfile
+			data["timing"] = map[string]any{"executionProfile": p.ExecutionProfile, "gestureDurationMs": p.DurationMs}
+		}
+		if len(plans) > 1 {
+			data["count"] = len(plans)
+		}
+	}
+	out["data"] = data
+	b, _ := json.Marshal(out)
+	fmt.Fprintln(env.Stdout, string(b))
+}
+
+// appendRecording appends the executed action to an .ad script, starting
+// it with a context header when the file is new.
+func appendRecording(file string, script *compat.Script, device string) error {
+	var b strings.Builder
+	if _, err := os.Stat(file); err != nil {
+		platform := "android"
+		if strings.HasSuffix(device, ":ios") {
+			platform = "ios"
+		}
+		fmt.Fprintf(&b, "context platform=%s device=%s\n", platform, device)
+	}
+	for _, a := range script.Actions {
+		b.WriteString(compat.EncodeAction(a))
+		b.WriteByte('\n')
+	}
+	if dir := filepath.Dir(file); dir != "." {
+		_ = os.MkdirAll(dir, 0o755)
+	}
+	fh, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot record to %s: %v", file, err).WithHint("check the --record path")
+	}
+	defer fh.Close()
+	_, err = fh.WriteString(b.String())
+	return err
+}
+
+// printSnapshot prints the screen's elements, one per line, indented.
+func printSnapshot(ctx context.Context, env Env, dev exec.Device, asJSON bool) error {
+	root, err := dev.Hierarchy(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		b, _ := json.Marshal(root)
+		fmt.Fprintln(env.Stdout, string(b))
+		return nil
+	}
+	var walk func(n *exec.Node, depth int)
+	walk = func(n *exec.Node, depth int) {
+		var parts []string
+		for _, kv := range [][2]string{{"id", n.ID}, {"text", n.Text}, {"label", n.Label}, {"hint", n.Hint}} {
+			if kv[1] != "" {
+				parts = append(parts, fmt.Sprintf("%s=%q", kv[0], kv[1]))
+			}
+		}
+		if n.Bounds != nil {
+			parts = append(parts, fmt.Sprintf("[%d,%d %dx%d]", n.Bounds.X, n.Bounds.Y, n.Bounds.W, n.Bounds.H))
+		}
+		if n.Checked {
+			parts = append(parts, "checked")
+		}
+		if !n.Enabled {
+			parts = append(parts, "disabled")
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(env.Stdout, "%s%s\n", strings.Repeat("  ", depth), strings.Join(parts, " "))
+			depth++
+		}
+		for _, c := range n.Children {
+			walk(c, depth)
+		}
+	}
+	walk(root, 0)
+	return nil
+}
+
+func isSelectorKey(k string) bool {
+	switch k {
+	case "id", "text", "label", "value", "role", "appname", "windowtitle":
+		return true
+	}
+	return false
+}
