@@ -305,6 +305,19 @@ type Drag struct {
 	SourceHoldMs      *int     `json:"sourceHoldMs,omitempty"`
 	MoveMs            *int     `json:"moveMs,omitempty"`
 	DestinationHoldMs *int     `json:"destinationHoldMs,omitempty"`
+	// ExpectSource and ExpectDestination are identities recorded with the
+	// drag (targets-v1): a replay checks both resolved elements against
+	// them before pointer-down and refuses to drag when either differs.
+	ExpectSource      *Identity `json:"expectSource,omitempty"`
+	ExpectDestination *Identity `json:"expectDestination,omitempty"`
+}
+
+// Identity is what identifies an element across runs: its id and its
+// accessibility label or text. Position is deliberately not part of it: an
+// element that moved is still the same element.
+type Identity struct {
+	ID    string `json:"id,omitempty"`
+	Label string `json:"label,omitempty"`
 }
 
 func (*GestureStep) Kind() string { return "gesture" }

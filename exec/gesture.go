@@ -265,6 +265,12 @@ func (r *run) drag(ctx context.Context, t *canonical.Drag) error {
 	if err != nil {
 		return err
 	}
+	if err := verifyIdentity("source", t.ExpectSource, src.node, t.Source.Pos); err != nil {
+		return err
+	}
+	if err := verifyIdentity("destination", t.ExpectDestination, dst.node, t.Destination.Pos); err != nil {
+		return err
+	}
 	vp, err := r.dev.Viewport(ctx)
 	if err != nil {
 		return deviceErr(err, "read the viewport")
@@ -282,10 +288,37 @@ func (r *run) drag(ctx context.Context, t *canonical.Drag) error {
 		return err
 	}
 	r.interaction()
-	r.event("gesture", map[string]any{"plan": plan})
+	r.event("gesture", map[string]any{"plan": plan,
+		"targets": map[string]any{"source": IdentityOf(src.node), "destination": IdentityOf(dst.node)}})
 	if err := r.dev.PerformGesture(ctx, plan); err != nil {
 		return deviceErr(err, "drag")
 	}
 	_, err = r.settle(ctx)
 	return err
+}
+
+// IdentityOf is the identity a recording keeps for an element: its id and
+// its label, else its text.
+func IdentityOf(n *Node) canonical.Identity {
+	label := n.Label
+	if label == "" {
+		label = n.Text
+	}
+	return canonical.Identity{ID: n.ID, Label: label}
+}
+
+// verifyIdentity refuses a drag endpoint that resolved to another element
+// than the one recorded, before anything touches the screen.
+func verifyIdentity(end string, want *canonical.Identity, n *Node, pos canonical.Pos) error {
+	if want == nil {
+		return nil
+	}
+	got := IdentityOf(n)
+	if (want.ID == "" || want.ID == got.ID) && (want.Label == "" || want.Label == got.Label) {
+		return nil
+	}
+	return errorf(canonical.CodeAssertionFailed, "the drag %s is not the recorded element: recorded id %q label %q, found id %q label %q",
+		end, want.ID, want.Label, got.ID, got.Label).At(pos).
+		With("expected", *want).With("found", got).
+		WithHint("the screen no longer matches the recording, so nothing was dragged; re-record the drag or fix the selector")
 }

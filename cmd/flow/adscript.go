@@ -95,8 +95,14 @@ func stepCommand(s compat.Step, a compat.Action) (canonical.Command, error) {
 				At(a.Pos).WithHint("use id=, text= or label= selectors for both endpoints")
 		}
 		g := s.Gesture.Gesture
-		return &canonical.Drag{Meta: meta, Source: s.DragSource[0], Destination: s.DragDestination[0],
-			SourceHoldMs: g.SourceHoldMs, MoveMs: g.MoveMs, DestinationHoldMs: g.DestinationHoldMs}, nil
+		d := &canonical.Drag{Meta: meta, Source: s.DragSource[0], Destination: s.DragDestination[0],
+			SourceHoldMs: g.SourceHoldMs, MoveMs: g.MoveMs, DestinationHoldMs: g.DestinationHoldMs}
+		if s.Targets != nil {
+			// targets-v1: verify both endpoints before pointer-down.
+			d.ExpectSource = &canonical.Identity{ID: s.Targets.Source.ID, Label: s.Targets.Source.Label}
+			d.ExpectDestination = &canonical.Identity{ID: s.Targets.Destination.ID, Label: s.Targets.Destination.Label}
+		}
+		return d, nil
 	case s.Gesture != nil && s.Gesture.Gesture != nil:
 		return &canonical.GestureStep{Meta: meta, Input: *s.Gesture.Gesture}, nil
 	}

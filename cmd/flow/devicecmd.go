@@ -144,15 +144,26 @@ func actionLine(command string, args []string) string {
 
 // gestureRecorder keeps the plans a command performed, for --json.
 type gestureRecorder struct {
-	next  exec.EventLog
-	plans []planner.Plan
+	next    exec.EventLog
+	plans   []planner.Plan
+	targets map[string]any // a drag's resolved endpoints
 }
 
 func (g *gestureRecorder) Record(typ string, fields map[string]any) {
 	if p, ok := fields["plan"].(planner.Plan); ok && typ == "gesture" {
 		g.plans = append(g.plans, p)
+		if t, ok := fields["targets"].(map[string]any); ok {
+			g.targets = t
+		}
 	}
 	g.next.Record(typ, fields)
+}
+
+// evidence is targets-v1 evidence of a resolved element: its identity,
+// which a replay checks before pointer-down.
+func evidence(id canonical.Identity) compat.TargetEvidence {
+	return compat.TargetEvidence{ID: id.ID, Role: "element", Label: id.Label, Ancestry: []compat.AncestryEntry{},
+		Verification: compat.Verified}
 }
 
 func runDeviceCommand(ctx context.Context, env Env, command string, args []string) error {
@@ -200,6 +211,11 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		return err
 	}
 	if res.Status != exec.StatusFailed && o.record != "" {
+		if rec.targets != nil && len(script.Actions) == 1 {
+			src, _ := rec.targets["source"].(canonical.Identity)
+			dst, _ := rec.targets["destination"].(canonical.Identity)
+			script.Actions[0].Targets = &compat.TargetPair{Source: evidence(src), Destination: evidence(dst)}
+		}
 		if err := appendRecording(o.record, script, o.device); err != nil {
 			return err
 		}

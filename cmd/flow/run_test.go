@@ -366,3 +366,48 @@ func TestPipelineRecordReplay(t *testing.T) {
 		t.Fatalf("want 4 gestures, got %d", got)
 	}
 }
+
+// TestDragRecordReplay: a recorded target-authored drag carries both
+// endpoints' identities (targets-v1). Replayed where the destination moved,
+// it drags to the new place; replayed where the selector now finds another
+// element, it fails before pointer-down and nothing is injected.
+func TestDragRecordReplay(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "drag.ad")
+	call := func(state string, args ...string) result {
+		t.Helper()
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
+			StateDir: filepath.Join(dir, state)}
+		code := run(context.Background(), env, append([]string{"flow"}, args...))
+		return result{code: code, stdout: out.String(), stderr: errb.String()}
+	}
+	if r := call("rec", "open", "com.example.board", "--app", "testdata/drag/board.yaml", "--record", script); r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	if r := call("rec", "gesture", "drag", "text=Card A", "text=Done column", "--record", script); r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	data, _ := os.ReadFile(script)
+	if !strings.Contains(string(data), `# agent-device:targets-v1 {"source":{"id":"card_a"`) {
+		t.Fatalf("the recording lacks the targets-v1 annotation:\n%s", data)
+	}
+	moved := filepath.Join(dir, "moved.jsonl")
+	if r := call("moved", "test", script, "--app", "testdata/drag/board-moved.yaml", "--events", moved); r.code != 0 {
+		t.Fatalf("a moved destination is still the recorded element:\n%s", r)
+	}
+	events, _ := os.ReadFile(moved)
+	if !strings.Contains(string(events), `{"offsetMs":1300,"point":{"x":800,"y":1550}}`) {
+		t.Fatalf("the drag must end at the destination's new centre:\n%s", events)
+	}
+	changed := filepath.Join(dir, "changed.jsonl")
+	r := call("changed", "test", script, "--app", "testdata/drag/board-changed.yaml", "--events", changed)
+	if r.code != 1 || !strings.Contains(r.stdout, `the drag destination is not the recorded element: recorded id "done"`) {
+		t.Fatalf("want a clear identity failure:\n%s", r)
+	}
+	events, _ = os.ReadFile(changed)
+	if strings.Contains(string(events), `"type":"gesture"`) {
+		t.Fatalf("nothing may be injected when the screen no longer matches:\n%s", events)
+	}
+}
