@@ -171,6 +171,9 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	if err != nil {
 		return err
 	}
+	if rest, err = resolveRefs(env.StateDir, rest); err != nil {
+		return err
+	}
 	line := actionLine(command, rest)
 	flow, script, err := loadAdSource("<command line>", []byte(line+"\n"), o.env, environOf(env), strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":"))
 	if err != nil {
@@ -199,7 +202,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		return err
 	}
 	if command == "snapshot" {
-		return printSnapshot(ctx, env, dev, o.json)
+		return printSnapshot(ctx, env, dev, o.json, refsFile(env.StateDir))
 	}
 	flow.Name = line
 	res := exec.RunFlow(ctx, exec.Config{Device: dev, Clock: clock, Events: rec, NewScripts: newScripts,
@@ -298,44 +301,115 @@ func appendRecording(file string, script *compat.Script, device string) error {
 	return err
 }
 
-// printSnapshot prints the screen's elements, one per line, indented.
-func printSnapshot(ctx context.Context, env Env, dev exec.Device, asJSON bool) error {
+// printSnapshot prints the screen's elements, one per line, indented, each
+// element with an id or text numbered @e1, @e2… Later commands may name an
+// element by its ref; the CLI swaps the ref for a portable selector (id=…
+// or text=…), so recordings never hold session-local refs.
+func printSnapshot(ctx context.Context, env Env, dev exec.Device, asJSON bool, refs string) error {
 	root, err := dev.Hierarchy(ctx)
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		b, _ := json.Marshal(root)
-		fmt.Fprintln(env.Stdout, string(b))
-		return nil
-	}
-	var walk func(n *exec.Node, depth int)
-	walk = func(n *exec.Node, depth int) {
+	chains := map[string]string{}
+	n := 0
+	var lines []string
+	var walk func(node *exec.Node, depth int)
+	walk = func(node *exec.Node, depth int) {
 		var parts []string
-		for _, kv := range [][2]string{{"id", n.ID}, {"text", n.Text}, {"label", n.Label}, {"hint", n.Hint}} {
+		if chain := selectorChain(node); chain != "" {
+			n++
+			ref := fmt.Sprintf("@e%d", n)
+			chains[ref] = chain
+			parts = append(parts, ref)
+		}
+		for _, kv := range [][2]string{{"id", node.ID}, {"text", node.Text}, {"label", node.Label}, {"hint", node.Hint}} {
 			if kv[1] != "" {
 				parts = append(parts, fmt.Sprintf("%s=%q", kv[0], kv[1]))
 			}
 		}
-		if n.Bounds != nil {
-			parts = append(parts, fmt.Sprintf("[%d,%d %dx%d]", n.Bounds.X, n.Bounds.Y, n.Bounds.W, n.Bounds.H))
+		if node.Bounds != nil {
+			parts = append(parts, fmt.Sprintf("[%d,%d %dx%d]", node.Bounds.X, node.Bounds.Y, node.Bounds.W, node.Bounds.H))
 		}
-		if n.Checked {
+		if node.Checked {
 			parts = append(parts, "checked")
 		}
-		if !n.Enabled {
+		if !node.Enabled {
 			parts = append(parts, "disabled")
 		}
 		if len(parts) > 0 {
-			fmt.Fprintf(env.Stdout, "%s%s\n", strings.Repeat("  ", depth), strings.Join(parts, " "))
+			lines = append(lines, strings.Repeat("  ", depth)+strings.Join(parts, " "))
 			depth++
 		}
-		for _, c := range n.Children {
+		for _, c := range node.Children {
 			walk(c, depth)
 		}
 	}
 	walk(root, 0)
+	if refs != "" {
+		data, _ := json.MarshalIndent(chains, "", "  ")
+		_ = os.MkdirAll(filepath.Dir(refs), 0o755)
+		if err := os.WriteFile(refs, data, 0o644); err != nil {
+			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot save snapshot refs: %v", err).WithHint("set FLOW_STATE_DIR to a writable folder")
+		}
+	}
+	if asJSON {
+		b, _ := json.Marshal(map[string]any{"success": true, "data": map[string]any{"refs": chains, "hierarchy": root}})
+		fmt.Fprintln(env.Stdout, string(b))
+		return nil
+	}
+	for _, l := range lines {
+		fmt.Fprintln(env.Stdout, l)
+	}
 	return nil
+}
+
+// selectorChain is the portable selector a ref stands for: the id when the
+// element has one, else its text or label.
+func selectorChain(n *exec.Node) string {
+	q := func(v string) string { b, _ := json.Marshal(v); return string(b) }
+	switch {
+	case n.ID != "":
+		return "id=" + q(n.ID)
+	case n.Text != "":
+		return "text=" + q(n.Text)
+	case n.Label != "":
+		return "label=" + q(n.Label)
+	}
+	return ""
+}
+
+func refsFile(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "refs.json")
+}
+
+// resolveRefs swaps @eN refs (from the last snapshot) for their selectors.
+func resolveRefs(stateDir string, args []string) ([]string, error) {
+	var chains map[string]string
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if !strings.HasPrefix(a, "@e") {
+			continue
+		}
+		ref, _, _ := strings.Cut(a, "~")
+		if chains == nil {
+			data, err := os.ReadFile(refsFile(stateDir))
+			if err != nil || json.Unmarshal(data, &chains) != nil {
+				return nil, canonical.Errorf(canonical.CodeInvalidArgs, "ref %s needs a snapshot first", a).
+					WithHint("run flow snapshot to number the elements on screen, then use their @e refs")
+			}
+		}
+		chain, ok := chains[ref]
+		if !ok {
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "ref %s is not in the last snapshot", a).
+				WithHint("run flow snapshot again: refs number the elements of the screen it saw")
+		}
+		out[i] = chain
+	}
+	return out, nil
 }
 
 func isSelectorKey(k string) bool {

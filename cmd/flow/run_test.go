@@ -411,3 +411,36 @@ func TestDragRecordReplay(t *testing.T) {
 		t.Fatalf("nothing may be injected when the screen no longer matches:\n%s", events)
 	}
 }
+
+// TestSnapshotRefs: snapshot numbers the elements; a command may name one
+// by its ref, and the recording keeps a portable selector, not the ref.
+func TestSnapshotRefs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "refs.ad")
+	call := func(args ...string) result {
+		t.Helper()
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: dir}
+		code := run(context.Background(), env, append([]string{"flow"}, args...))
+		return result{code: code, stdout: out.String(), stderr: errb.String()}
+	}
+	if r := call("press", "@e1"); r.code != 2 || !strings.Contains(r.stderr, "needs a snapshot first") {
+		t.Fatalf("a ref before any snapshot: %s", r)
+	}
+	call("open", "com.example.shop")
+	snap := call("snapshot")
+	if !strings.Contains(snap.stdout, `@e4 id="login_button" text="Log in"`) {
+		t.Fatalf("snapshot:\n%s", snap.stdout)
+	}
+	if r := call("press", "@e4", "--record", script); r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	if r := call("is", "visible", "text=Welcome back"); r.code != 0 {
+		t.Fatalf("the ref tapped the wrong element:\n%s", r)
+	}
+	data, _ := os.ReadFile(script)
+	if !strings.Contains(string(data), `press "id=\"login_button\""`) || strings.Contains(string(data), "@e") {
+		t.Fatalf("recordings must hold selectors, not refs:\n%s", data)
+	}
+}
