@@ -258,7 +258,10 @@ func (c *Converter) open(a Action) ([]Step, error) {
 		return one(&canonical.OpenLink{Meta: meta(a), Link: LiteralTemplate(app, a.ArgPos(0))}), nil
 	}
 	c.app, c.opened = app, true
-	steps := one(&canonical.LaunchApp{Meta: meta(a), AppID: LiteralTemplate(app, a.ArgPos(0)), StopApp: a.Flags["relaunch"] == "true"})
+	// flow has one launch: Maestro's, which grants every permission unless
+	// told otherwise; .ad open and Maestro launchApp are the same command.
+	steps := one(&canonical.LaunchApp{Meta: meta(a), AppID: LiteralTemplate(app, a.ArgPos(0)), StopApp: a.Flags["relaunch"] == "true",
+		Permissions: map[string]string{"all": "allow"}})
 	url, urlPos := "", a.Pos
 	if len(pos) > 1 && pos[1] != "" {
 		url, urlPos = pos[1], a.ArgPos(1)
@@ -353,7 +356,9 @@ func selectorTarget(a Action, i int) (*canonical.Selector, []canonical.Selector,
 // tapTarget is the Tap for a click/press/longpress/fill target: a point at
 // positionals i, i+1 or a selector at i.
 func tapTarget(a Action, point bool, i int) (*canonical.Tap, Step, error) {
-	t := &canonical.Tap{Meta: meta(a), Mode: canonical.TapSingle, Repeat: 1, DelayMs: DefaultTapIntervalMs}
+	// One tap algorithm for every surface: Maestro's, retried once when the
+	// screen did not change.
+	t := &canonical.Tap{Meta: meta(a), Mode: canonical.TapSingle, Repeat: 1, DelayMs: DefaultTapIntervalMs, RetryIfNoChange: true}
 	var st Step
 	if strings.HasPrefix(a.Positionals[i], "@") {
 		return nil, st, refUnsupported(a, i)

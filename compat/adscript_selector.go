@@ -266,8 +266,22 @@ const regexMeta = `\.+*?()|[]{}^$#`
 // TextPattern is a flow pattern that matches what agent-device's text
 // equality matches: the value trimmed, whitespace runs collapsed,
 // case-insensitive (the pattern itself is matched case-insensitively).
+// A value that is already trimmed and single-spaced becomes the escaped
+// literal itself, which Maestro's full, case-insensitive match treats the
+// same way; so `text="Log in"` and Maestro's `tapOn: Log in` are one
+// canonical selector and convert into each other exactly.
 func TextPattern(v string) string {
 	words := strings.FieldsFunc(v, isJSSpace)
+	if strings.Join(words, " ") == v && v != "" {
+		var lit strings.Builder
+		for _, r := range v {
+			if r < 0x80 && strings.ContainsRune(regexMeta, r) {
+				lit.WriteByte('\\')
+			}
+			lit.WriteRune(r)
+		}
+		return lit.String()
+	}
 	var b strings.Builder
 	b.WriteString(`\s*`)
 	for i, w := range words {

@@ -75,6 +75,7 @@ func newApp(env Env) *cli.App {
 			planCommand(env),
 			schemaCommand(env),
 			simCommand(env),
+			convertCommand(env),
 		},
 	}
 	app.Commands = append(app.Commands, deviceCommands(env)...)
