@@ -305,7 +305,7 @@ func (r *run) gone(ctx context.Context, q *query, timeout time.Duration) (bool, 
 		}
 		// A probe that finds the element at once takes no time; pause so
 		// the deadline comes (on a virtual clock nothing else moves time).
-		if err := r.clock.Sleep(ctx, r.cfg.PollInterval); err != nil {
+		if err := r.clock.Sleep(ctx, r.pause(deadline)); err != nil {
 			return false, err
 		}
 	}
@@ -363,6 +363,7 @@ func (r *run) simple(ctx context.Context, t *canonical.Simple) error {
 		}
 	case "pasteText":
 		if r.copied == "" {
+			r.interaction() // Maestro counts pasteText as mutating even with nothing to paste
 			return nil
 		}
 		return r.input(ctx, r.copied)

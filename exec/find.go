@@ -98,7 +98,8 @@ type found struct {
 
 // find polls the screen until the query matches an element with bounds or
 // the timeout passes; it always looks at least once. Maestro polls with no
-// pause; flow pauses PollInterval so a virtual clock moves.
+// pause; flow pauses PollInterval so a virtual clock moves, and never past
+// the deadline, where it looks a last time (a 500 ms probe costs 500 ms).
 func (r *run) find(ctx context.Context, q *query, timeout time.Duration) (*found, *screen, error) {
 	deadline := r.clock.Now().Add(timeout)
 	for {
@@ -116,10 +117,16 @@ func (r *run) find(ctx context.Context, q *query, timeout time.Duration) (*found
 		if !r.clock.Now().Before(deadline) {
 			return nil, scr, nil
 		}
-		if err := r.clock.Sleep(ctx, r.cfg.PollInterval); err != nil {
+		if err := r.clock.Sleep(ctx, r.pause(deadline)); err != nil {
 			return nil, scr, err
 		}
 	}
+}
+
+// pause is the wait before the next poll: PollInterval, cut short at the
+// deadline.
+func (r *run) pause(deadline time.Time) time.Duration {
+	return min(r.cfg.PollInterval, deadline.Sub(r.clock.Now()))
 }
 
 // findOrFail is find with Maestro's error: the selector, and the elements on
@@ -291,7 +298,7 @@ func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, be
 	return nil
 }
 
-// tapOnce taps (or long-presses) once, or repeat times with delay between.
+// tapOnce taps (or long-presses) once, or repeat times, delay apart.
 func (r *run) tapOnce(ctx context.Context, p canonical.Point, t *canonical.Tap) error {
 	r.interaction()
 	if t.Mode == canonical.TapLong {
@@ -302,15 +309,18 @@ func (r *run) tapOnce(ctx context.Context, p canonical.Point, t *canonical.Tap) 
 		}
 		return nil
 	}
+	// Maestro follows each tap of a repeated tap (doubleTapOn, repeat: n)
+	// with delay minus the time the tap took, so taps start delay apart.
 	for i := 0; i < t.Repeat; i++ {
-		if i > 0 {
-			if err := r.clock.Sleep(ctx, time.Duration(t.DelayMs)*time.Millisecond); err != nil {
-				return err
-			}
-		}
+		start := r.clock.Now()
 		r.event("tap", map[string]any{"point": p})
 		if err := r.dev.Tap(ctx, p); err != nil {
 			return deviceErr(err, "tap")
+		}
+		if t.Repeat > 1 {
+			if err := r.clock.Sleep(ctx, time.Duration(t.DelayMs)*time.Millisecond-r.clock.Now().Sub(start)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

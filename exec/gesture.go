@@ -104,6 +104,8 @@ func contentToSwipe(direction string) string {
 // of the viewport and try again until the timeout. It always probes once
 // and swipes after every failed probe.
 func (r *run) scrollUntilVisible(ctx context.Context, s *canonical.ScrollUntilVisible) error {
+	// Maestro counts it as mutating when it succeeds, even without a swipe.
+	r.interaction()
 	q, err := r.compile(ctx, &s.Element)
 	if err != nil {
 		return err

@@ -99,6 +99,9 @@ type run struct {
 	top             *canonical.Flow
 	appID           string
 	lastInteraction time.Time
+	// mutated says the command running now changed the device; step
+	// turns it into lastInteraction when the command ends.
+	mutated         bool
 	copied          string
 	rand            *rand.Rand
 	steps           []StepResult
@@ -195,6 +198,12 @@ func (r *run) defineEnv(ctx context.Context, env []canonical.EnvVar) error {
 	return nil
 }
 
+// interrupted is the error of a run stopped by its context (Ctrl-C).
+func interrupted(cause error) *canonical.Error {
+	return canonical.NewError(canonical.CodeCommandFailed, "the run was interrupted").
+		WithHint("the flow stopped during this command").Wrap(cause)
+}
+
 // skipped is returned by a command that did not run (a false when:, zero
 // repeat iterations).
 type skipped struct{ why string }
@@ -205,8 +214,7 @@ func (s skipped) Error() string { return s.why }
 func (r *run) commands(ctx context.Context, cmds []canonical.Command, depth int) error {
 	for _, c := range cmds {
 		if err := ctx.Err(); err != nil {
-			return canonical.NewError(canonical.CodeCommandFailed, "the run was interrupted").
-				WithHint("the flow stopped before this command").At(c.Base().Pos).Wrap(err)
+			return interrupted(err).WithHint("the flow stopped before this command").At(c.Base().Pos)
 		}
 		if err := r.step(ctx, c, depth); err != nil {
 			return err
@@ -225,7 +233,24 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	start := r.clock.Now()
 	index := len(r.steps)
 	r.steps = append(r.steps, StepResult{Command: meta.Name, Label: meta.Label, Pos: meta.Pos, Depth: depth})
+	outer := r.mutated
+	r.mutated = false
 	err := r.exec(ctx, c, depth)
+	if err != nil && ctx.Err() != nil {
+		if _, coded := canonical.AsError(err); !coded {
+			// Ctrl-C landed in one of the runtime's own waits.
+			err = interrupted(err)
+		}
+	}
+	// Maestro stamps the last interaction when a mutating command returns
+	// (Orchestra.executeCommand), so the next lookup's budget counts from
+	// the end of the command, settle included; a command that throws
+	// stamps nothing. A composite command mutated if a child did.
+	mutated := r.mutated && err == nil
+	if mutated {
+		r.lastInteraction = r.clock.Now()
+	}
+	r.mutated = outer || mutated
 	step := StepResult{Command: meta.Name, Label: meta.Label, Pos: meta.Pos, Depth: depth, Status: StatusPassed,
 		DurationMs: r.clock.Now().Sub(start).Milliseconds()}
 	if step.Command == "" {
@@ -322,9 +347,10 @@ func deviceErr(err error, what string) error {
 		WithHint("check that the device is connected and responding")
 }
 
-// interaction marks a command that changed the device: later lookups wait
-// less by the time since (Maestro's adjustedToLatestInteraction).
-func (r *run) interaction() { r.lastInteraction = r.clock.Now() }
+// interaction marks the running command as one that changed the device:
+// when it ends, later lookups wait less by the time since (Maestro's
+// adjustedToLatestInteraction).
+func (r *run) interaction() { r.mutated = true }
 
 // lookupTimeout is a lookup's budget: 17 s, or 7 s for optional commands,
 // minus the time since the last interaction, never below zero.

@@ -15,13 +15,17 @@ package main
 // Durations are device time on sim's virtual clock, so they are exact. The
 // costs that make them up: a tap 50 ms, a key or typed character 10 ms, a
 // launch or link 100 ms, a stop 10 ms, a gesture its planned duration, a
-// settle one 200 ms poll when the screen is still, a lookup poll 200 ms.
+// settle one 200 ms poll when the screen is still, a lookup poll 200 ms
+// (never past the lookup's deadline, so an absent element's 500 ms probe
+// costs 500 ms). Lookup budgets follow Maestro: 17 s, 7 s when optional,
+// minus the time since the last mutating command ended.
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -107,11 +111,14 @@ func (s semResult) flow(t *testing.T) semFlow {
 // folder); --device given there replaces sim.
 func semRun(t *testing.T, flow string, args ...string) semResult {
 	t.Helper()
-	return semRunEnv(t, nil, flow, args...)
+	return semRunWith(t, nil, semApps, flow, args...)
 }
 
-// semRunEnv is semRun with a process environment (MAESTRO_* variables).
-func semRunEnv(t *testing.T, environ []string, flow string, args ...string) semResult {
+// semRunWith is semRun with a process environment (MAESTRO_* variables)
+// and the app models to install, in order. With --device sim the platform
+// is the model's of the app in front, or of the first app installed while
+// none is.
+func semRunWith(t *testing.T, environ, apps []string, flow string, args ...string) semResult {
 	t.Helper()
 	dir := t.TempDir()
 	res := semResult{dir: dir, artifacts: filepath.Join(dir, "artifacts")}
@@ -120,7 +127,7 @@ func semRunEnv(t *testing.T, environ []string, flow string, args ...string) semR
 	if !slices.Contains(args, "--device") {
 		argv = append(argv, "--device", "sim")
 	}
-	for _, a := range semApps {
+	for _, a := range apps {
 		argv = append(argv, "--app", filepath.Join(semDir, "apps", a+".yaml"))
 	}
 	argv = append(argv, "--format", "json", "--output", reportFile, "--events", eventsFile, "--artifacts", res.artifacts)
@@ -339,9 +346,11 @@ func checkErr(t *testing.T, what string, got *semError, want *wantErr) {
 
 // semCase is one flow run and what it must produce.
 type semCase struct {
-	name   string
-	flow   string
-	args   []string
+	name string
+	flow string
+	args []string
+	// apps are the models installed, in order; semApps when nil.
+	apps   []string
 	code   int
 	status string // flow status, "passed" when empty
 	err    *wantErr
@@ -358,7 +367,11 @@ func runSemCases(t *testing.T, cases []semCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := semRun(t, tc.flow, tc.args...)
+			apps := tc.apps
+			if apps == nil {
+				apps = semApps
+			}
+			r := semRunWith(t, nil, apps, tc.flow, tc.args...)
 			if r.r.code != tc.code {
 				t.Errorf("exit %d, want %d\n%s", r.r.code, tc.code, r.r)
 			}
@@ -382,4 +395,237 @@ func runSemCases(t *testing.T, cases []semCase) {
 			}
 		})
 	}
+}
+
+// Events every taps/form flow starts with.
+var (
+	launchTaps = []string{"launchApp com.sem.taps", `observed - navigate screen="main"`}
+	launchForm = []string{"launchApp com.sem.form", `observed - navigate screen="form"`}
+	launchList = []string{"launchApp com.sem.list", `observed - navigate screen="list"`}
+)
+
+func with(prefix []string, rest ...string) []string {
+	return append(append([]string{}, prefix...), rest...)
+}
+
+// TestSemanticsAppCommands: launchApp and its options, stopApp, killApp,
+// clearState and openLink (maestro-reference §1.3, §1.5) as the sim app
+// sees them: state that lives with the process, state marked persist: true
+// that lives until clearState, and where a launch or a link lands.
+func TestSemanticsAppCommands(t *testing.T) {
+	t.Parallel()
+	runSemCases(t, []semCase{{
+		name: "launch_variants",
+		flow: "cmd_launch.yaml",
+		// launchApp is 100 ms of launch plus one 200 ms settle poll; stop,
+		// kill and clearState cost 10 ms; an absent element one 500 ms probe.
+		steps: []string{
+			"L3 launchApp passed 300ms",
+			"L4 tapOn passed 450ms",
+			"L5 launchApp passed 300ms", // stopApp: false resumes on "Second"
+			"L7 assertVisible passed 0ms",
+			"L8 launchApp passed 300ms", // stops first: back on the start screen
+			"L9 assertVisible passed 0ms",
+			"L10 tapOn passed 450ms",
+			"L11 tapOn passed 450ms",
+			"L12 launchApp passed 300ms",
+			"L13 assertVisible passed 0ms", // persist: true survives a stop
+			"L14 assertVisible passed 0ms", // process state does not
+			"L15 launchApp passed 300ms",   // clearState: true
+			"L17 assertVisible passed 0ms",
+			"L18 stopApp passed 10ms",
+			"L19 assertNotVisible passed 500ms", // the home screen
+			"L20 launchApp passed 300ms",
+			"L21 killApp passed 10ms",
+			"L22 assertNotVisible passed 500ms",
+			"L23 launchApp passed 300ms",
+			"L24 tapOn passed 450ms",
+			"L25 clearState passed 10ms",
+			"L26 launchApp passed 300ms",
+			"L27 assertVisible passed 0ms", // clearState reset the persisted toggle
+			"L28 launchApp passed 300ms",   // another app by id
+			"L29 assertVisible passed 0ms",
+			"L30 stopApp passed 10ms",
+			"L31 launchApp passed 300ms", // clearKeychain, permissions, arguments accepted
+			"L36 assertVisible passed 0ms",
+		},
+		events: with(launchTaps,
+			"tap 500,450", "observed next tap", `observed next navigate screen="second"`,
+			"launchApp com.sem.taps", `observed - navigate screen="second"`,
+			"launchApp com.sem.taps", `observed - navigate screen="main"`,
+			"tap 500,1250", "observed saved tap", "observed saved toggle checked=true",
+			"tap 250,1050", "observed check tap", "observed check toggle checked=true",
+			"launchApp com.sem.taps", `observed - navigate screen="main"`,
+			"launchApp com.sem.taps clearState", `observed - navigate screen="main"`,
+			"stopApp com.sem.taps",
+			"launchApp com.sem.taps", `observed - navigate screen="main"`,
+			"stopApp com.sem.taps kill",
+			"launchApp com.sem.taps", `observed - navigate screen="main"`,
+			"tap 500,1250", "observed saved tap", "observed saved toggle checked=true",
+			"clearState com.sem.taps",
+			"launchApp com.sem.taps", `observed - navigate screen="main"`,
+			"launchApp com.sem.form", `observed - navigate screen="form"`,
+			"stopApp com.sem.form",
+			"launchApp com.sem.form", `observed - navigate screen="form"`),
+	}, {
+		name: "open_known_link",
+		flow: "cmd_openlink.yaml",
+		steps: []string{
+			"L3 launchApp passed 300ms", "L4 openLink passed 300ms", "L5 assertVisible passed 0ms",
+			"L6 back passed 210ms", "L7 assertVisible passed 0ms", "L8 stopApp passed 10ms",
+			"L9 openLink passed 300ms", "L10 assertVisible passed 0ms",
+		},
+		// A link pushes its screen on the running app, or starts the app
+		// on it.
+		events: with(launchTaps,
+			"openLink taps://second", `observed - navigate screen="second"`,
+			"back", `observed - navigate screen="main"`,
+			"stopApp com.sem.taps",
+			"openLink taps://second", `observed - navigate screen="second"`),
+	}, {
+		name:   "open_unknown_link",
+		flow:   "cmd_openlink_unknown.yaml",
+		code:   1,
+		status: "failed",
+		err: &wantErr{Code: "COMMAND_FAILED", Message: `no installed app opens link "taps://nowhere"`,
+			Hint: "the installed apps open: taps://second, shop://login", Line: 4, Col: 3},
+		steps:  []string{"L3 launchApp passed 300ms", "L4 openLink failed 0ms COMMAND_FAILED"},
+		events: with(launchTaps, "openLink taps://nowhere"),
+	}})
+}
+
+// TestSemanticsDeviceCommands: the commands sim accepts without anything
+// on screen changing (setLocation, travel, addMedia, airplane mode,
+// clearKeychain, recording), takeScreenshot writing its file relative to
+// the working folder (here an absolute ${OUT}), and waitForAnimationToEnd on
+// a still screen (two screenshots 200 ms apart that match).
+func TestSemanticsDeviceCommands(t *testing.T) {
+	t.Parallel()
+	runSemCases(t, []semCase{{
+		name: "accepted_on_sim",
+		flow: "cmd_device.yaml",
+		args: []string{"-e", "OUT={dir}/out"},
+		steps: []string{
+			"L3 launchApp passed 300ms",
+			"L4 setLocation passed 0ms",
+			// 0.01° of latitude is 1111.95 m; at 100 m/s that is 11.12 s.
+			"L7 travel passed 11119ms",
+			"L12 addMedia passed 0ms",
+			"L14 setAirplaneMode passed 0ms",
+			"L15 toggleAirplaneMode passed 0ms",
+			"L16 setAirplaneMode passed 0ms",
+			"L17 clearKeychain passed 0ms",
+			"L18 startRecording passed 0ms",
+			"L19 stopRecording passed 0ms",
+			"L20 takeScreenshot passed 0ms",
+			"L21 waitForAnimationToEnd passed 200ms",
+			"L22 waitForAnimationToEnd passed 200ms",
+			"L24 assertVisible passed 0ms",
+		},
+		check: func(t *testing.T, r semResult) {
+			want := filepath.ToSlash(filepath.Join(r.dir, "out", "shots", "cmd_device.png"))
+			checkLines(t, "events", r.eventLines(), with(launchTaps, "screenshot "+want))
+			png, err := os.ReadFile(want)
+			if err != nil || !strings.HasPrefix(string(png), "\x89PNG\r\n\x1a\n") {
+				t.Errorf("takeScreenshot wrote no PNG at %s: %v", want, err)
+			}
+		},
+	}})
+}
+
+// TestSemanticsInput: typing, erasing, copying and pasting, and the
+// inputRandom* generators, seen through the focused field's text.
+func TestSemanticsInput(t *testing.T) {
+	t.Parallel()
+	runSemCases(t, []semCase{{
+		name: "type_erase_copy_paste",
+		flow: "cmd_input.yaml",
+		// Each typed or erased character costs 10 ms, then one settle poll.
+		steps: []string{
+			"L3 launchApp passed 300ms",
+			"L4 tapOn passed 450ms",
+			"L5 inputText passed 230ms",
+			"L6 inputText passed 290ms",
+			"L7 assertVisible passed 0ms", // text accumulates: "Ada Lovelace"
+			"L8 eraseText passed 290ms",
+			"L9 assertVisible passed 0ms",
+			"L10 eraseText passed 700ms", // bare eraseText: 50 characters
+			"L11 assertNotVisible passed 500ms",
+			"L12 copyTextFrom passed 0ms",
+			"L13 tapOn passed 450ms",
+			"L14 pasteText passed 240ms",
+			"L15 assertVisible passed 0ms",
+			"L16 assertTrue passed 0ms", // maestro.copiedText
+			"L17 copyTextFrom passed 0ms",
+			"L18 assertTrue passed 0ms", // the accessibility label when there is no text
+			"L19 eraseText passed 240ms",
+			"L20 inputRandomText passed 280ms", // 8 characters
+			"L21 eraseText passed 280ms",
+			"L22 inputRandomNumber passed 250ms", // length: 5
+			"L23 eraseText passed 250ms",
+			"L24 inputRandomEmail passed",
+			"L25 eraseText passed 700ms",
+			"L26 inputRandomPersonName passed",
+		},
+		check: func(t *testing.T, r semResult) {
+			var typed []string
+			for _, e := range r.events {
+				if e.Type == "inputText" {
+					typed = append(typed, e.F["text"].(string))
+				}
+			}
+			if len(typed) != 7 || !slices.Equal(typed[:3], []string{"Ada", " Lovelace", "4711"}) {
+				t.Fatalf("typed %q", typed)
+			}
+			for i, re := range []string{`^[A-Za-z0-9]{8}$`, `^[1-9][0-9]{4}$`,
+				`^[a-z]+_[a-z]+_[a-z0-9]{4}@(gmail|yahoo|hotmail|aol|msn|outlook)\.com$`, `^[A-Z][a-z]+ [A-Z][a-z]+$`} {
+				if !regexp.MustCompile(re).MatchString(typed[3+i]) {
+					t.Errorf("random input %d %q does not match %s", i, typed[3+i], re)
+				}
+			}
+			var texts []string
+			for _, l := range r.eventLines("observed") {
+				if strings.Contains(l, " text text=") && !strings.Contains(l, "email text") {
+					texts = append(texts, l)
+				}
+			}
+			checkLines(t, "name field texts", texts, []string{`observed name text text="Ada"`,
+				`observed name text text="Ada Lovelace"`, `observed name text text="Ada"`, `observed name text text=""`})
+		},
+	}, {
+		name:   "paste_without_copy_types_nothing",
+		flow:   "cmd_paste_nothing.yaml",
+		steps:  []string{"L3 launchApp passed 300ms", "L4 tapOn passed 450ms", "L5 pasteText passed 0ms", "L6 assertVisible passed 0ms"},
+		events: with(launchForm, "tap 500,250", "observed name tap", "observed name focus"),
+	}, {
+		name: "keys_back_hide_keyboard",
+		flow: "cmd_keys.yaml",
+		steps: []string{
+			"L3 launchApp passed 300ms", "L4 tapOn passed 450ms",
+			"L5 hideKeyboard passed 210ms", "L6 inputText passed 220ms", // the field keeps focus
+			"L7 pressKey passed 210ms", "L8 pressKey passed 210ms",
+			"L9 tapOn passed 450ms", "L10 back passed 210ms", "L11 assertVisible passed 0ms",
+			"L12 pressKey passed 210ms", "L13 assertNotVisible passed 500ms",
+			"L14 launchApp passed 300ms", "L15 pressKey passed 210ms", "L16 assertNotVisible passed 500ms",
+			"L17 launchApp passed 300ms", "L18 tapOn passed 450ms",
+			"L19 back passed 210ms", "L20 assertVisible passed 0ms", "L21 pressKey passed 210ms",
+		},
+		events: with(launchForm,
+			"tap 500,250", "observed name tap", "observed name focus",
+			"hideKeyboard",
+			`inputText "ab"`, `observed name text text="ab"`,
+			"pressKey backspace", `observed name text text="a"`,
+			"pressKey enter", "observed name submit",
+			"tap 500,1050", "observed submit tap", `observed submit navigate screen="done"`,
+			"back", `observed - navigate screen="form"`,
+			// Back on the first screen leaves the app; so does Home.
+			"pressKey back", `observed - exit appId="com.sem.form"`,
+			"launchApp com.sem.form", `observed - navigate screen="form"`,
+			"pressKey home", `observed - exit appId="com.sem.form"`,
+			"launchApp com.sem.form", `observed - navigate screen="form"`,
+			"tap 500,450", "observed email tap", "observed email focus",
+			// With the keyboard up, back only puts it down (Android).
+			"back",
+			"pressKey volume up"),
+	}})
 }
