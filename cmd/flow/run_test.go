@@ -444,3 +444,63 @@ func TestSnapshotRefs(t *testing.T) {
 		t.Fatalf("recordings must hold selectors, not refs:\n%s", data)
 	}
 }
+
+// TestTestRecordReplay: flow test --record writes each passed YAML step
+// that has an exact .ad form, with the values it ran with, and a comment
+// for each one that has none. Replayed on a fresh sim, the script performs
+// the same device actions (event logs equal up to timestamps), because the
+// steps left out only read the screen.
+func TestTestRecordReplay(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "login.ad")
+	live, replay := filepath.Join(dir, "live.jsonl"), filepath.Join(dir, "replay.jsonl")
+	call := func(state string, args ...string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
+			StateDir: filepath.Join(dir, state)}
+		if code := run(context.Background(), env, append([]string{"flow"}, args...)); code != 0 {
+			t.Fatalf("flow %v: exit %d\n%s%s", args, code, out.String(), errb.String())
+		}
+	}
+	call("live", "test", "../../flows/demo/02-login.yaml", "--record", script, "--events", live, "-e", "EMAIL=rec@example.com")
+	data, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snaps.MatchSnapshot(t, string(data))
+	if !strings.Contains(string(data), `type "rec@example.com"`) {
+		t.Fatalf("the recording must hold the value the step typed (-e wins over the flow's env):\n%s", data)
+	}
+	call("replay", "test", script, "--events", replay)
+	strip := func(file string) string {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			delete(m, "t")
+			b, _ := json.Marshal(m)
+			lines = append(lines, string(b))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if a, b := strip(live), strip(replay); a != b {
+		t.Fatalf("replay differs from the recorded run:\nlive:\n%s\nreplay:\n%s", a, b)
+	}
+}
+
+// TestTestRecordRefusesShards: one script is one sequence of steps.
+func TestTestRecordRefusesShards(t *testing.T) {
+	t.Parallel()
+	r := runFlow(t, "", "test", "../../flows/demo", "--record", filepath.Join(t.TempDir(), "x.ad"), "--shard-split", "2")
+	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, "--record cannot be used with --shard-split") {
+		t.Fatalf("want a usage error:\n%s", r)
+	}
+}

@@ -40,6 +40,7 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "events", Usage: "write every device action as JSON lines to this file"},
 			&cli.IntFlag{Name: "shard-split", Usage: "split the flows across N devices run at once"},
 			&cli.IntFlag{Name: "shard-all", Usage: "run every flow on each of N devices at once"},
+			&cli.StringFlag{Name: "record", Usage: "append every passed top-level step that has an exact .ad form to this .ad script"},
 		},
 		Action: func(c *cli.Context) error { return runTest(c, env) },
 	}
@@ -57,6 +58,7 @@ type testOptions struct {
 	suiteName string
 	artifacts string
 	events    string
+	record    string
 	shards    int
 	shardAll  bool
 	// stateFile keeps a single sim device's state between invocations.
@@ -66,7 +68,7 @@ type testOptions struct {
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
 		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
-		artifacts: c.String("artifacts"), events: c.String("events")}
+		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record")}
 	if len(o.paths) == 0 {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "nothing to run").
 			WithHint("give flow files or folders: flow test --device sim flows/demo")
@@ -97,6 +99,10 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "shard counts must be positive").WithHint("--shard-split 2")
 	}
 	o.shards, o.shardAll = max(split, all, 1), all > 0
+	if o.record != "" && o.shards > 1 {
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "--record cannot be used with --shard-split or --shard-all").
+			WithHint("record on one device: one script is one sequence of steps")
+	}
 	o.plan = maestro.PlanOptions{ConfigFile: c.String("config"), KeepGoing: true,
 		IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
 	return o, nil
@@ -159,9 +165,18 @@ func runTest(c *cli.Context, env Env) error {
 	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", countWork(work)+len(plan.Broken))
 	prog.quietSteps = len(work) > 1
 	wallStart := time.Now()
-	result, err := runShards(c.Context, o, plan, work, events, prog)
+	var obs exec.Observer = prog
+	var rec *stepRecorder
+	if o.record != "" {
+		rec = newStepRecorder(prog, o.record, o.device, o.env)
+		obs = rec
+	}
+	result, err := runShards(c.Context, o, plan, work, events, prog, obs)
 	if err != nil {
 		return err
+	}
+	if rec != nil && rec.err != nil {
+		return rec.err
 	}
 	if err := writeReport(o, result, o.artifacts != ""); err != nil {
 		return err
@@ -259,7 +274,7 @@ func countWork(work []*maestro.ExecutionPlan) int {
 // results merge into one report, shard by shard, so a failing shard never
 // hides another's results. Flows that could not load are reported first.
 func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan,
-	events io.Writer, prog *progress) (exec.RunResult, error) {
+	events io.Writer, prog *progress, obs exec.Observer) (exec.RunResult, error) {
 	runs := make([]*shardRun, 0, len(work))
 	for i := range work {
 		clock := clockFor(o.device)
@@ -281,7 +296,7 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 			return exec.RunResult{}, err
 		}
 		runs = append(runs, &shardRun{dev: dev})
-		cfg := exec.Config{Device: dev, Clock: clock, Events: log, Observer: prog, Env: o.env,
+		cfg := exec.Config{Device: dev, Clock: clock, Events: log, Observer: obs, Env: o.env,
 			NewScripts: newScripts, Files: dirFiles{dir: "."}}
 		if len(work) > 1 {
 			cfg.Shard = i + 1

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/compat"
+	"github.com/flow-runner/flow/exec"
+)
+
+// stepRecorder is the observer behind flow test --record: every top-level
+// step that passed and has an exact .ad form is appended to the script as
+// it finishes, with the values it ran with, so a run stopped halfway
+// leaves the steps that did run. A step without one becomes a comment line
+// that names it and says why, so the recording reads as the run did and
+// never holds an approximation. Nested steps (runFlow, repeat, retry,
+// conditions) have no .ad form; their parent step is reported instead.
+type stepRecorder struct {
+	exec.Observer
+	file   string
+	device string
+	cli    map[string]string
+
+	mu      sync.Mutex
+	started bool
+	pending []canonical.Command // top-level command per nesting level
+	err     error
+}
+
+func newStepRecorder(next exec.Observer, file, device string, vars []exec.Var) *stepRecorder {
+	cli := map[string]string{}
+	for _, v := range vars {
+		cli[v.Name] = v.Value
+	}
+	return &stepRecorder{Observer: next, file: file, device: device, cli: cli}
+}
+
+func (r *stepRecorder) StepStarted(f *canonical.Flow, c canonical.Command, desc string, depth int) {
+	r.mu.Lock()
+	if depth == 0 {
+		r.pending = append(r.pending[:0], c)
+	}
+	r.mu.Unlock()
+	r.Observer.StepStarted(f, c, desc, depth)
+}
+
+func (r *stepRecorder) StepFinished(f *canonical.Flow, step exec.StepResult, desc string) {
+	r.Observer.StepFinished(f, step, desc)
+	if step.Depth != 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pending) == 0 || r.err != nil {
+		return
+	}
+	c := r.pending[0]
+	r.pending = r.pending[:0]
+	if step.Status != exec.StatusPassed {
+		return // failed steps are not replayed; skipped and warned ones did nothing
+	}
+	r.err = r.append(recordLines(f, c, step.Command, r.cli))
+}
+
+// recordLines are the .ad lines of one executed command: its exact .ad
+// form with the flow's env and -e values substituted, or a comment.
+func recordLines(f *canonical.Flow, c canonical.Command, name string, cli map[string]string) []string {
+	where := fmt.Sprintf("%s:%d:%d", f.File, c.Base().Pos.Line, c.Base().Pos.Col)
+	skip := func(why string) []string {
+		return []string{"# not recorded: " + where + " " + name + ": " + firstLine(why)}
+	}
+	src, err := compat.ToAd(&canonical.Flow{File: f.File, Env: f.Env, Commands: []canonical.Command{c}})
+	if err != nil {
+		var ce *compat.ConvertError
+		if errors.As(err, &ce) && len(ce.Problems) > 0 {
+			return skip(ce.Problems[0].Message)
+		}
+		return skip(err.Error())
+	}
+	script, err := compat.ParseScript(f.File, src, compat.ParseOptions{})
+	if err != nil {
+		return skip(err.Error())
+	}
+	file := map[string]string{}
+	for _, e := range script.Env {
+		file[e.Key] = e.Value
+	}
+	scope, err := compat.NewScope(compat.VarSources{File: file, CLI: cli})
+	if err != nil {
+		return skip(err.Error())
+	}
+	var out []string
+	for _, a := range script.Actions {
+		ra, err := compat.Resolve(a, scope)
+		if err != nil {
+			return skip(err.Error())
+		}
+		line := compat.EncodeAction(ra)
+		if strings.Contains(line, "${") {
+			return skip("a value holds ${, which an .ad line would read as a variable")
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// append writes lines to the script, starting it with a context header
+// when the file is new or empty.
+func (r *stepRecorder) append(lines []string) error {
+	var b strings.Builder
+	if !r.started {
+		r.started = true
+		if st, err := os.Stat(r.file); err != nil || st.Size() == 0 {
+			fmt.Fprintf(&b, "context platform=%s device=%s\n", recordPlatform(r.device), r.device)
+		}
+	}
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	if dir := filepath.Dir(r.file); dir != "." {
+		_ = os.MkdirAll(dir, 0o755)
+	}
+	fh, err := os.OpenFile(r.file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot record to %s: %v", r.file, err).WithHint("check the --record path")
+	}
+	defer fh.Close()
+	_, err = fh.WriteString(b.String())
+	return err
+}
+
+func recordPlatform(device string) string {
+	if strings.HasSuffix(device, ":ios") {
+		return "ios"
+	}
+	return "android"
+}
