@@ -79,6 +79,7 @@ func newApp(env Env) *cli.App {
 		},
 	}
 	app.Commands = append(app.Commands, deviceCommands(env)...)
+	ownHelpFlags(app)
 	for _, c := range app.Commands {
 		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
 			return canonical.NewError(canonical.CodeInvalidArgs, err.Error()).
@@ -115,4 +116,25 @@ func wantsJSON(args []string) bool {
 		}
 	}
 	return false
+}
+
+// ownHelpFlags gives the app and every command a --help flag of their own.
+// urfave/cli's default is one package-level flag that every parse writes
+// to, so two apps parsing at once (the in-process tests, a library user)
+// race on it; the help output and behaviour are the same.
+func ownHelpFlags(app *cli.App) {
+	help := func() cli.Flag {
+		return &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help", DisableDefaultText: true}
+	}
+	app.HideHelp = true
+	app.Flags = append(app.Flags, help())
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			c.HideHelp = true
+			c.Flags = append(c.Flags, help())
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
 }

@@ -51,7 +51,14 @@ func deviceCommands(env Env) []*cli.Command {
    commands). --json prints a machine-readable response; --record FILE.ad appends the command to a
    script that flow test FILE.ad replays; --events FILE appends the device event log. Arguments follow the .ad syntax (selectors like
    text="Log in" or id=email).`,
-			Action: func(c *cli.Context) error { return runDeviceCommand(c.Context, env, name, c.Args().Slice()) },
+			Action: func(c *cli.Context) error {
+				// The arguments are an action line, not parsed as flags,
+				// so help is recognised only as the sole argument.
+				if a := c.Args().Slice(); len(a) == 1 && (a[0] == "--help" || a[0] == "-h") {
+					return cli.ShowSubcommandHelp(c)
+				}
+				return runDeviceCommand(c.Context, env, name, c.Args().Slice())
+			},
 		})
 	}
 	return out
