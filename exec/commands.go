@@ -223,7 +223,7 @@ func (r *run) tap(ctx context.Context, t *canonical.Tap) error {
 		if err != nil {
 			return err
 		}
-		before, err := r.settle(ctx)
+		before, err := r.settleFor(ctx, t.WaitToSettleTimeoutMs)
 		if err != nil {
 			return err
 		}

@@ -252,11 +252,40 @@ func (r *run) settle(ctx context.Context) (*Node, error) {
 	return prev, nil
 }
 
+// settleFor is settle with a command's waitToSettleTimeoutMs: without one
+// it is the generic ten reads; with one, reads continue until two in a row
+// are equal or the time is up, so a screen that never stops animating
+// costs the command that timeout instead of ten polls (Maestro §2.7).
+func (r *run) settleFor(ctx context.Context, timeoutMs *int) (*Node, error) {
+	if timeoutMs == nil {
+		return r.settle(ctx)
+	}
+	deadline := r.clock.Now().Add(time.Duration(max(*timeoutMs, 0)) * time.Millisecond)
+	prev, err := r.dev.Hierarchy(ctx)
+	if err != nil {
+		return nil, deviceErr(err, "read the screen")
+	}
+	for r.clock.Now().Before(deadline) {
+		if err := r.clock.Sleep(ctx, min(r.cfg.PollInterval, deadline.Sub(r.clock.Now()))); err != nil {
+			return prev, err
+		}
+		cur, err := r.dev.Hierarchy(ctx)
+		if err != nil {
+			return nil, deviceErr(err, "read the screen")
+		}
+		if equalTrees(prev, cur) {
+			return cur, nil
+		}
+		prev = cur
+	}
+	return prev, nil
+}
+
 // tapElement is Maestro's tap algorithm (§2.8): settle, refresh the
 // element's bounds, tap its centre, and tap again once when neither the
 // hierarchy nor the screenshot changed.
 func (r *run) tapElement(ctx context.Context, f *found, t *canonical.Tap) error {
-	before, err := r.settle(ctx)
+	before, err := r.settleFor(ctx, t.WaitToSettleTimeoutMs)
 	if err != nil {
 		return err
 	}
@@ -283,7 +312,7 @@ func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, be
 		if err := r.tapOnce(ctx, p, t); err != nil {
 			return err
 		}
-		after, err := r.settle(ctx)
+		after, err := r.settleFor(ctx, t.WaitToSettleTimeoutMs)
 		if err != nil {
 			return err
 		}

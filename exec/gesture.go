@@ -71,7 +71,7 @@ func (r *run) swipe(ctx context.Context, s *canonical.Swipe) error {
 	if err := r.perform(ctx, g, vp); err != nil {
 		return err
 	}
-	_, err = r.settle(ctx)
+	_, err = r.settleFor(ctx, s.WaitToSettleTimeoutMs)
 	return err
 }
 
@@ -152,7 +152,7 @@ func (r *run) scrollUntilVisible(ctx context.Context, s *canonical.ScrollUntilVi
 				return nil
 			}
 		}
-		if err := r.swipeFromCenter(ctx, swipeDir, duration); err != nil {
+		if err := r.swipeFromCenter(ctx, swipeDir, duration, s.WaitToSettleTimeoutMs); err != nil {
 			return err
 		}
 		if !r.clock.Now().Before(deadline) {
@@ -178,7 +178,7 @@ func nearCenter(b Rect, swipeDir string, w, h int) bool {
 
 // swipeFromCenter swipes from the viewport centre towards an edge fraction,
 // with the endpoint-hold profile, as scrollUntilVisible does.
-func (r *run) swipeFromCenter(ctx context.Context, dir string, durationMs int) error {
+func (r *run) swipeFromCenter(ctx context.Context, dir string, durationMs int, settleMs *int) error {
 	vp, err := r.dev.Viewport(ctx)
 	if err != nil {
 		return deviceErr(err, "read the viewport")
@@ -204,7 +204,7 @@ func (r *run) swipeFromCenter(ctx context.Context, dir string, durationMs int) e
 	if err := r.perform(ctx, g, vp); err != nil {
 		return err
 	}
-	_, err = r.settle(ctx)
+	_, err = r.settleFor(ctx, settleMs)
 	return err
 }
 

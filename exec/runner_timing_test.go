@@ -24,6 +24,9 @@ type stillDevice struct {
 	start    time.Time
 	launched bool
 	taps     []string
+	// ticking adds a clock whose text changes with time, so the screen
+	// never settles.
+	ticking bool
 }
 
 func (d *stillDevice) Info(context.Context) (exec.DeviceInfo, error) {
@@ -36,6 +39,10 @@ func (d *stillDevice) Hierarchy(context.Context) (*exec.Node, error) {
 	root := &exec.Node{Bounds: &exec.Rect{W: 1000, H: 2000}, Enabled: true}
 	if d.launched {
 		root.Children = []*exec.Node{{Text: "Plain", Bounds: &exec.Rect{Y: 200, W: 1000, H: 100}, Enabled: true}}
+	}
+	if d.ticking {
+		root.Children = append(root.Children, &exec.Node{Text: d.clock.Now().Sub(d.start).String(),
+			Bounds: &exec.Rect{Y: 10, W: 200, H: 50}, Enabled: true})
 	}
 	return root, nil
 }
@@ -212,3 +219,35 @@ func TestMutatingWithoutDeviceAction(t *testing.T) {
 	checkList(t, "steps", steps, []string{"launchApp passed 300ms", "assertNotVisible passed 500ms", "pasteText passed 0ms",
 		"tapOn warned 7000ms", "assertNotVisible passed 500ms", "scrollUntilVisible passed 0ms", "tapOn warned 7000ms"})
 }
+
+// TestWaitToSettleTimeoutBoundsSettling: on a screen that never stops
+// changing, the generic settle gives up after ten reads (1.8 s of polls),
+// once before and once after the tap; waitToSettleTimeoutMs replaces both
+// waits with its own timeout (Maestro §2.7). The changing screen also
+// counts as a reaction, so the tap is not retried.
+func TestWaitToSettleTimeoutBoundsSettling(t *testing.T) {
+	for _, tc := range []struct {
+		settle *int
+		want   string
+	}{{nil, "tapOn passed 3650ms"}, {ptr(500), "tapOn passed 1050ms"}} {
+		clock := newClock()
+		dev := &stillDevice{clock: clock, start: clock.Now(), launched: true, ticking: true}
+		cfg := exec.Config{Device: dev, Clock: clock,
+			NewScripts: func(string, func(string)) exec.Scripts { return literalScripts{} }}
+		tp := tap(3, text("Plain"), false)
+		tp.WaitToSettleTimeoutMs = tc.settle
+		res := exec.RunFlow(context.Background(), cfg, &canonical.Flow{File: "flow.yaml", Name: "flow", Commands: []canonical.Command{tp}})
+		if len(res.Steps) != 1 {
+			t.Fatalf("want one step, got %+v", res.Steps)
+		}
+		s := res.Steps[0]
+		if got := fmt.Sprintf("%s %s %dms", s.Command, s.Status, s.DurationMs); got != tc.want {
+			t.Errorf("waitToSettleTimeoutMs %v: got %q, want %q", tc.settle, got, tc.want)
+		}
+		if len(dev.taps) != 1 {
+			t.Errorf("waitToSettleTimeoutMs %v: want one tap, got %v", tc.settle, dev.taps)
+		}
+	}
+}
+
+func ptr(n int) *int { return &n }
