@@ -90,6 +90,10 @@ type Selector struct {
 	ChildOf             *Selector   `json:"childOf,omitempty"`
 	ContainsDescendants []*Selector `json:"containsDescendants,omitempty"`
 	Traits              []string    `json:"traits,omitempty"`
+	// AnyOf are further selectors tried in order, on the same screen read,
+	// when this one matches nothing: .ad's "a || b". Maestro has no such
+	// form, so only .ad input and the CLI produce it.
+	AnyOf []*Selector `json:"anyOf,omitempty"`
 }
 
 // Condition is a when:/while: condition; every present part must hold.

@@ -17,7 +17,7 @@ import (
 //	open <scheme://url>                             OpenLink
 //	close [app]                                     StopApp (the last opened app by default)
 //	press|click <x> <y>                             Tap at "x,y"
-//	press|click <selector>                          Tap on the first alternative (+ Alternatives)
+//	press|click <selector>                          Tap; a || b alternatives become Selector.AnyOf
 //	longpress <x y|selector> [ms]                   Tap, long-press mode, 800 ms by default
 //	fill <x y|selector> <text>                      Tap, then InputText
 //	type <text...>                                  InputText (words joined with a space)
@@ -44,10 +44,6 @@ type Step struct {
 	Line    int                       `json:"line"`
 	Command canonical.Command         `json:"-"`
 	Gesture *canonical.GestureCommand `json:"gesture,omitempty"`
-	// Alternatives are further selectors for Command's target, tried in
-	// order when the one on Command finds nothing (agent-device's a || b).
-	// canonical.Selector has no alternatives yet; the runtime tries these.
-	Alternatives []canonical.Selector `json:"alternatives,omitempty"`
 	// Dropped names the selector alternatives flow cannot express (role=,
 	// hittable=, ...), left out of the match; the caller should warn.
 	Dropped []string `json:"dropped,omitempty"`
@@ -338,6 +334,15 @@ func refUnsupported(a Action, i int) error {
 		cmd, a.Positionals[i], a.Line).WithHint(hint)
 }
 
+// withAlternatives makes alts the selector's AnyOf, so the runtime tries
+// them in order when sel matches nothing.
+func withAlternatives(sel *canonical.Selector, alts []canonical.Selector) *canonical.Selector {
+	for i := range alts {
+		sel.AnyOf = append(sel.AnyOf, &alts[i])
+	}
+	return sel
+}
+
 // selectorTarget parses positional i as a selector chain.
 func selectorTarget(a Action, i int) (*canonical.Selector, []canonical.Selector, []string, error) {
 	chain, err := ParseSelectorChain(a.Positionals[i])
@@ -375,7 +380,7 @@ func tapTarget(a Action, point bool, i int) (*canonical.Tap, Step, error) {
 	if err != nil {
 		return nil, st, err
 	}
-	t.Selector, st.Alternatives, st.Dropped = sel, alts, dropped
+	t.Selector, st.Dropped = withAlternatives(sel, alts), dropped
 	return t, st, nil
 }
 
@@ -556,9 +561,9 @@ func scrollSteps(a Action) ([]Step, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &canonical.ScrollUntilVisible{Meta: meta(a), Element: sels[0], Direction: dir,
+		s := &canonical.ScrollUntilVisible{Meta: meta(a), Element: *withAlternatives(&sels[0], sels[1:]), Direction: dir,
 			TimeoutMs: canonical.Text("20000", a.Pos), Speed: canonical.Text("40", a.Pos), VisibilityPercentage: 100}
-		return []Step{{Command: s, Alternatives: sels[1:], Dropped: dropped}}, nil
+		return []Step{{Command: s, Dropped: dropped}}, nil
 	}
 	amount := DefaultScrollAmount
 	if len(a.Positionals) > 1 {
@@ -703,7 +708,7 @@ func waitSteps(a Action) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Step{{Command: &canonical.Assert{Meta: meta(a), Visible: sel, TimeoutMs: tm}, Alternatives: alts, Dropped: dropped}}, nil
+	return []Step{{Command: &canonical.Assert{Meta: meta(a), Visible: withAlternatives(sel, alts), TimeoutMs: tm}, Dropped: dropped}}, nil
 }
 
 func isPredicates() []string {
@@ -770,7 +775,8 @@ func isSteps(a Action) ([]Step, error) {
 	} else {
 		as.Visible = &all[0]
 	}
-	return []Step{{Command: as, Alternatives: all[1:], Dropped: dropped}}, nil
+	withAlternatives(&all[0], all[1:])
+	return []Step{{Command: as, Dropped: dropped}}, nil
 }
 
 // CheckSupported decides, before anything runs, whether flow can run the

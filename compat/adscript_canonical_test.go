@@ -12,22 +12,21 @@ import (
 // stepView is a step as a snapshot shows it: the command in flow's
 // canonical JSON (with its source position).
 type stepView struct {
-	Line         int                       `json:"line"`
-	Command      json.RawMessage           `json:"command,omitempty"`
-	Gesture      *canonical.GestureCommand `json:"gesture,omitempty"`
-	Alternatives []canonical.Selector      `json:"alternatives,omitempty"`
-	DragSource   []canonical.Selector      `json:"dragSource,omitempty"`
-	DragDest     []canonical.Selector      `json:"dragDestination,omitempty"`
-	Dropped      []string                  `json:"dropped,omitempty"`
-	NoOp         string                    `json:"noop,omitempty"`
-	Target       bool                      `json:"hasTarget,omitempty"`
+	Line       int                       `json:"line"`
+	Command    json.RawMessage           `json:"command,omitempty"`
+	Gesture    *canonical.GestureCommand `json:"gesture,omitempty"`
+	DragSource []canonical.Selector      `json:"dragSource,omitempty"`
+	DragDest   []canonical.Selector      `json:"dragDestination,omitempty"`
+	Dropped    []string                  `json:"dropped,omitempty"`
+	NoOp       string                    `json:"noop,omitempty"`
+	Target     bool                      `json:"hasTarget,omitempty"`
 }
 
 func viewSteps(t *testing.T, steps []Step) []stepView {
 	t.Helper()
 	var out []stepView
 	for _, s := range steps {
-		v := stepView{Line: s.Line, Gesture: s.Gesture, Alternatives: s.Alternatives, Dropped: s.Dropped, NoOp: s.NoOp,
+		v := stepView{Line: s.Line, Gesture: s.Gesture, Dropped: s.Dropped, NoOp: s.NoOp,
 			DragSource: s.DragSource, DragDest: s.DragDestination,
 			Target: s.Target != nil || s.Targets != nil}
 		if s.Command != nil {

@@ -814,7 +814,12 @@ func (w *adWriter) selector(s *canonical.Selector, what string) (adSelector, []s
 		why = append(why, pre+"selector: a .ad selector needs an id or a text, or it would match any element")
 	}
 	out.chain = strings.Join(terms, " ")
-	out.textOnly = s.Text != nil && len(terms) == 1
+	out.textOnly = s.Text != nil && len(terms) == 1 && len(s.AnyOf) == 0
+	for _, alt := range s.AnyOf {
+		a, altWhy := w.selector(alt, what)
+		out.chain += " || " + a.chain
+		why = append(why, altWhy...)
+	}
 	return out, why
 }
 

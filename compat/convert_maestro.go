@@ -384,6 +384,9 @@ func selectorNode(s *canonical.Selector) (yNode, []string) {
 func selectorFields(s *canonical.Selector) (yMap, []string) {
 	var m yMap
 	var why []string
+	if len(s.AnyOf) > 0 {
+		why = append(why, "Maestro selectors have no alternatives (a || b); keep one alternative or write a when: visible: condition per alternative")
+	}
 	if s.Text != nil {
 		m.add("text", yStr(s.Text.Raw))
 	}

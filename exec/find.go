@@ -67,6 +67,13 @@ func (r *run) compile(ctx context.Context, s *canonical.Selector) (*query, error
 		}
 		q.containsDescendants = append(q.containsDescendants, dq)
 	}
+	for _, alt := range s.AnyOf {
+		aq, err := r.compile(ctx, alt)
+		if err != nil {
+			return nil, err
+		}
+		q.anyOf = append(q.anyOf, aq)
+	}
 	return q, nil
 }
 

@@ -26,6 +26,7 @@ type query struct {
 	childOf             *query
 	containsDescendants []*query
 	traits              []string
+	anyOf               []*query // tried in order when this one matches nothing
 }
 
 // pattern is a Java-style regex matched in full, case-insensitively, with
@@ -66,10 +67,22 @@ func (p *pattern) matches(v string) bool {
 	return false
 }
 
-// find runs the query over a flattened hierarchy and returns the matching
-// nodes in Maestro's order: the first present filter decides the order,
-// then index picks by position, else clickable elements come first.
+// find runs the query, then its alternatives in order until one matches.
 func (q *query) find(f *flat) []int {
+	m := q.findOwn(f)
+	for _, alt := range q.anyOf {
+		if len(m) > 0 {
+			break
+		}
+		m = alt.find(f)
+	}
+	return m
+}
+
+// findOwn runs the query over a flattened hierarchy and returns the
+// matching nodes in Maestro's order: the first present filter decides the
+// order, then index picks by position, else clickable elements come first.
+func (q *query) findOwn(f *flat) []int {
 	all := make([]int, len(f.nodes))
 	for i := range all {
 		all[i] = i
@@ -382,10 +395,14 @@ func (q *query) describe() string {
 		parts = append(parts, fmt.Sprintf("Index: %d", *q.index))
 	}
 	rel("Child of:", q.childOf)
-	if len(parts) == 0 {
-		return "any element"
+	own := "any element"
+	if len(parts) > 0 {
+		own = strings.Join(parts, ", ")
 	}
-	return strings.Join(parts, ", ")
+	for _, alt := range q.anyOf {
+		own += " || " + alt.describe()
+	}
+	return own
 }
 
 func intText(v *int) string {

@@ -504,3 +504,28 @@ func TestTestRecordRefusesShards(t *testing.T) {
 		t.Fatalf("want a usage error:\n%s", r)
 	}
 }
+
+// TestAdSelectorAlternatives: an .ad "a || b" selector tries b when a
+// matches nothing, as agent-device does; the not-found error names every
+// alternative; Maestro has no such selector, so converting it is refused.
+func TestAdSelectorAlternatives(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "alt.ad")
+	os.WriteFile(ok, []byte("open \"com.example.shop\" --relaunch\npress \"text=Nowhere || text=\\\"Log in\\\"\"\nwait \"text\" \"Welcome back\"\n"), 0o644)
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: dir}
+	if code := run(context.Background(), env, []string{"flow", "test", ok}); code != 0 {
+		t.Fatalf("the second alternative must be tapped: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	bad := filepath.Join(dir, "none.ad")
+	os.WriteFile(bad, []byte("open \"com.example.shop\" --relaunch\nwait \"text=Nowhere || id=missing\" 1000\n"), 0o644)
+	out.Reset()
+	if code := run(context.Background(), env, []string{"flow", "test", bad}); code != 1 || !strings.Contains(out.String(), `"Nowhere" || id: missing`) {
+		t.Fatalf("want a failure naming both alternatives: exit %d\n%s", code, out.String())
+	}
+	r := runFlow(t, "", "convert", ok, "--to", "maestro")
+	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, "Maestro selectors have no alternatives") {
+		t.Fatalf("want the conversion refused:\n%s", r)
+	}
+}
