@@ -127,6 +127,9 @@ type Flow struct {
 	OnFlowComplete []Command `json:"-"`
 	Commands       []Command `json:"-"`
 	Pos            Pos       `json:"-"`
+	// Warnings are what loading found acceptable but a reader should know
+	// (an .ad selector alternative flow cannot match, for one).
+	Warnings []*Error `json:"-"`
 }
 
 // PlatformValue holds a Maestro fact that differs per platform; Default

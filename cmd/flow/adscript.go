@@ -67,6 +67,11 @@ func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string,
 			return nil, nil, err
 		}
 		for _, s := range steps {
+			for _, d := range s.Dropped {
+				flow.Warnings = append(flow.Warnings, canonical.Errorf(canonical.CodeUnsupportedOperation,
+					"selector alternative %s is ignored: flow cannot match it; the others are tried", d).At(a.Pos).
+					WithHint("flow matches id=, text=, label=, value= and enabled/selected/focused"))
+			}
 			c, err := stepCommand(s, a)
 			if err != nil {
 				return nil, nil, err

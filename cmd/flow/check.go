@@ -101,6 +101,7 @@ type checkResult struct {
 // gestures on each target.
 func runCheck(src maestro.Source, paths []string, targets []planTarget) checkResult {
 	var res checkResult
+	var adWarnings []*canonical.Error
 	l := maestro.NewLoader(src)
 	for _, p := range paths {
 		files, err := flowFiles(src, p)
@@ -116,6 +117,7 @@ func runCheck(src maestro.Source, paths []string, targets []planTarget) checkRes
 					continue
 				}
 				res.files++
+				adWarnings = append(adWarnings, flow.Warnings...)
 				canonical.Walk(flow.Commands, func(canonical.Command) { res.commands++ })
 				continue
 			}
@@ -123,7 +125,7 @@ func runCheck(src maestro.Source, paths []string, targets []planTarget) checkRes
 		}
 	}
 	res.problems = append(res.problems, l.Problems()...)
-	res.warnings = l.Warnings()
+	res.warnings = append(l.Warnings(), adWarnings...)
 	for _, f := range append(l.Flows(), l.Partial()...) {
 		res.files++
 		f.AllCommands(func(c canonical.Command) {

@@ -191,6 +191,9 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		}
 		return err
 	}
+	for _, w := range flow.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", w.Message)
+	}
 	to := testOptions{device: o.device, apps: o.apps}
 	clock := clockFor(o.device)
 	rec := &gestureRecorder{next: exec.NopLog{}}

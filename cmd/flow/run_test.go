@@ -529,3 +529,20 @@ func TestAdSelectorAlternatives(t *testing.T) {
 		t.Fatalf("want the conversion refused:\n%s", r)
 	}
 }
+
+// TestAdDroppedAlternativeWarns: an alternative flow cannot match (role=)
+// is not silently dropped: flow check and flow test say so, with the line.
+func TestAdDroppedAlternativeWarns(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "role.ad")
+	os.WriteFile(file, []byte("open \"com.example.shop\" --relaunch\npress \"role=button label=\\\"Nope\\\" || text=\\\"Log in\\\"\"\n"), 0o644)
+	want := `role.ad:2:1: UNSUPPORTED_OPERATION: selector alternative role="button" label="Nope" is ignored`
+	if r := runFlow(t, "", "check", file); r.code != 0 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "1 warning") {
+		t.Fatalf("flow check must warn and pass:\n%s", r)
+	}
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: t.TempDir()}
+	if code := run(context.Background(), env, []string{"flow", "test", file}); code != 0 || !strings.Contains(out.String(), "warning: ") {
+		t.Fatalf("flow test must warn and run the other alternative: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}

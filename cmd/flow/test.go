@@ -232,6 +232,9 @@ func planInputs(o testOptions, env Env) (*maestro.ExecutionPlan, error) {
 			plan.Broken = append(plan.Broken, maestro.BrokenFlow{File: p, Problems: []*canonical.Error{canonical.Coded(err)}})
 			continue
 		}
+		for _, w := range f.Warnings {
+			fmt.Fprintf(env.Stdout, "warning: %s\n", w.Error())
+		}
 		plan.Flows = append(plan.Flows, f)
 	}
 	return plan, nil
