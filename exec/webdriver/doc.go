@@ -1,18 +1,33 @@
-// Package webdriver lowers canonical gesture plans to W3C WebDriver pointer
-// actions (agent-device §7): one touch pointer source per contact, a timed
-// pointerMove per planned segment, and a pointerDown/pointerUp around them.
+// Package webdriver is flow's web platform: a browser driven through W3C
+// WebDriver. Locally it starts chromedriver and a headless Chromium that
+// emulates a phone (390×844 CSS px, touch, mobile user agent) and cannot
+// reach the network; remotely it speaks the same protocol to a Selenium
+// Grid, an Appium server with a mobile browser, or a device cloud.
 //
-// The lowering is deliberately thin. Each planned segment becomes exactly
-// one W3C tick, so the sources of a two-contact plan stay tick-aligned and
-// the driver owns interpolation across each tick. Drivers that do not
-// interpolate will need intermediate moves; that is an [Options] field to
-// come, and the zero Options will always produce the exact §7 body.
+// The package has three layers:
 //
-// Lowering is pure: no I/O, no clock, no randomness, no package state. The
-// HTTP transport (POST and DELETE /session/:id/actions) will live in its own
-// files.
+//   - [Client] (client.go): a thin W3C client over net/http. Errors decode
+//     into *canonical.Error; only requests that are safe to repeat are
+//     retried, and only when the connection failed.
+//   - [LowerActions] and [Schedule] (lower.go, schedule.go): the pure
+//     lowering of canonical gesture plans to W3C pointer actions. The zero
+//     [Options] produce exactly the agent-device §7 body: one touch source
+//     per contact, one timed pointerMove per planned segment. chromedriver
+//     does not interpolate a timed move and spends about a frame on every
+//     tick, so [Device] lowers with Options.Interpolate and costs it
+//     measured once per session: intermediate moves about a frame apart,
+//     durations reduced by the measured per-tick cost, so the page observes
+//     the planned duration.
+//   - [Device] (device.go, local.go): exec.Device over a session: the
+//     hierarchy from the DOM in one round trip, touch taps and gestures,
+//     keys, navigation, screenshots, and a wait for scrolling to settle
+//     after every gesture.
 //
-// webdriver may import canonical, planner, exec and its own device library.
+// Lowering is pure: no I/O, no clock, no randomness, no package state.
+// Process and network access live in client.go, local.go and device.go.
+//
+// webdriver may import canonical, planner, exec and the standard library.
 // It must never import the other adapters (android, ios, sim), maestro or
-// compat, and never round or regenerate a plan's geometry.
+// compat, and never round or regenerate a plan's geometry: interpolation
+// only resamples the trajectory the planner decided.
 package webdriver

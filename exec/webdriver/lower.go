@@ -9,10 +9,52 @@ import (
 )
 
 // Options tunes the lowering. The zero value produces exactly the §7 body
-// agent-device sends. Interpolating long segments for drivers that do not
-// interpolate a pointerMove themselves (chromedriver) will be a field here,
-// off by default.
-type Options struct{}
+// agent-device sends: one timed pointerMove per planned segment, which a
+// driver that interpolates a move itself turns into a smooth gesture.
+//
+// chromedriver does not interpolate: it jumps to a move's target at the
+// start of the tick and then waits the duration out, and every tick that
+// moves a touch costs about a frame on top of its duration
+// (webdriver-chromium.md). Interpolate makes the lowering produce the
+// intermediate moves itself and budget them with measured costs, so the page
+// observes the planned duration. The other fields apply only with
+// Interpolate.
+type Options struct {
+	// Interpolate resamples every moving stretch of the plan into ticks at
+	// least StepMs apart, on the plan's own piecewise-linear trajectory,
+	// and lowers every stretch where no contact moves to one pause.
+	Interpolate bool
+	// StepMs is the shortest interval between two moves; 0 means one frame
+	// at 60 Hz (16.67 ms).
+	StepMs float64
+	// TickCostMs is the measured cost of a move tick of duration 0: the
+	// driver's own time per tick (one frame on chromedriver). It is
+	// subtracted from each tick's duration, and no tick is planned shorter
+	// than it.
+	TickCostMs float64
+	// LeadMs is a measured fixed cost paid once, between pointerDown and the
+	// first move of the gesture (Chromium spends an extra frame on the
+	// first touchmove it delivers).
+	LeadMs float64
+	// SlopPx and SlopCostMs model touch slop: until pointer 0 first moves
+	// further than SlopPx from where it went down, each move tick costs
+	// SlopCostMs more (Chromium suppresses those touchmoves and spends an
+	// extra frame on each). Zero disables the model.
+	SlopPx, SlopCostMs float64
+	// IntegerPoints models a driver that truncates coordinates to whole
+	// pixels and waits for a frame only when the last source's position
+	// changed in a tick (chromedriver: the other sources' touches are
+	// dispatched without waiting, and a move to where a touch already is
+	// costs nothing). A tick that would change no contact's pixel is merged
+	// into the next; a tick in which only an earlier contact changes is
+	// merged too, unless that would hold the contact still for more than
+	// three frames, and then it costs only its duration. The contact that
+	// travels furthest is sent as the last source (see SourceOrder).
+	IntegerPoints bool
+}
+
+// frameMs is one frame at 60 Hz, the default interval between moves.
+const frameMs = 1000.0 / 60
 
 // Actions is the body of POST /session/:id/actions.
 type Actions struct {
@@ -40,10 +82,12 @@ const (
 	PointerMove ActionType = "pointerMove"
 	PointerDown ActionType = "pointerDown"
 	PointerUp   ActionType = "pointerUp"
+	Pause       ActionType = "pause"
 )
 
 // PointerAction is one tick of a pointer source. A pointerMove carries
-// Duration (ms) and X/Y; pointerDown and pointerUp carry Button.
+// Duration (ms) and X/Y; pointerDown and pointerUp carry Button; a pause
+// carries Duration.
 type PointerAction struct {
 	Type     ActionType
 	Duration int
@@ -65,10 +109,18 @@ type buttonJSON struct {
 	Button int        `json:"button"`
 }
 
+type pauseJSON struct {
+	Type     ActionType `json:"type"`
+	Duration int        `json:"duration"`
+}
+
 // MarshalJSON writes only the fields that belong to the action's type.
 func (a PointerAction) MarshalJSON() ([]byte, error) {
-	if a.Type == PointerMove {
+	switch a.Type {
+	case PointerMove:
 		return json.Marshal(moveJSON{Type: a.Type, Duration: a.Duration, X: a.X, Y: a.Y})
+	case Pause:
+		return json.Marshal(pauseJSON{Type: a.Type, Duration: a.Duration})
 	}
 	return json.Marshal(buttonJSON{Type: a.Type, Button: a.Button})
 }
@@ -110,14 +162,19 @@ func RequiredOperation(plan planner.Plan) Operation {
 }
 
 // LowerActions turns a plan into synchronized W3C pointer sources: per
-// pointer, a zero-duration move to the first sample, pointerDown, one
-// pointerMove per later sample lasting the offset difference, pointerUp.
-// Coordinates pass through unrounded. A one-contact endpoint plan is
-// therefore one timed move; a drag's holds are stationary moves. The
-// execution profile is ignored, as on every driver that interpolates itself.
-func LowerActions(plan planner.Plan, _ Options) (Actions, error) {
+// pointer, a zero-duration move to the first sample, pointerDown, then the
+// ticks, then pointerUp. With the zero Options there is one pointerMove per
+// later sample lasting the offset difference, coordinates unrounded: a
+// one-contact endpoint plan is one timed move and a drag's holds are
+// stationary moves. The execution profile is ignored, as on every driver
+// that interpolates itself. With Options.Interpolate the ticks come from
+// [Schedule] instead.
+func LowerActions(plan planner.Plan, opts Options) (Actions, error) {
 	if err := validate(plan); err != nil {
 		return Actions{}, err
+	}
+	if opts.Interpolate {
+		return fromTicks(plan, Schedule(plan, opts), SourceOrder(plan, opts)), nil
 	}
 	sources := make([]Source, len(plan.Pointers))
 	for i, ptr := range plan.Pointers {
@@ -131,10 +188,40 @@ func LowerActions(plan planner.Plan, _ Options) (Actions, error) {
 				X: s[j].Point.X, Y: s[j].Point.Y})
 		}
 		actions = append(actions, PointerAction{Type: PointerUp, Button: primary})
-		sources[i] = Source{Type: sourceType, ID: sourcePrefix + strconv.Itoa(ptr.PointerID),
-			Parameters: Parameters{PointerType: pointerTouch}, Actions: actions}
+		sources[i] = newSource(ptr.PointerID, actions)
 	}
 	return Actions{Actions: sources}, nil
+}
+
+func newSource(id int, actions []PointerAction) Source {
+	return Source{Type: sourceType, ID: sourcePrefix + strconv.Itoa(id),
+		Parameters: Parameters{PointerType: pointerTouch}, Actions: actions}
+}
+
+// fromTicks builds one source per pointer from a schedule, in the given
+// order: every source gets the same ticks, so the contacts of a
+// two-contact plan move together.
+func fromTicks(plan planner.Plan, ticks []Tick, order []int) Actions {
+	sources := make([]Source, 0, len(plan.Pointers))
+	for _, i := range order {
+		ptr := plan.Pointers[i]
+		first := ptr.Samples[0].Point
+		actions := make([]PointerAction, 0, len(ticks)+3)
+		actions = append(actions,
+			PointerAction{Type: PointerMove, Duration: 0, X: first.X, Y: first.Y},
+			PointerAction{Type: PointerDown, Button: primary})
+		for _, t := range ticks {
+			if t.Pause {
+				actions = append(actions, PointerAction{Type: Pause, Duration: t.DurationMs})
+				continue
+			}
+			p := t.Points[i]
+			actions = append(actions, PointerAction{Type: PointerMove, Duration: t.DurationMs, X: p.X, Y: p.Y})
+		}
+		actions = append(actions, PointerAction{Type: PointerUp, Button: primary})
+		sources = append(sources, newSource(ptr.PointerID, actions))
+	}
+	return Actions{Actions: sources}
 }
 
 func refusal(msg string) *canonical.Error {

@@ -9,6 +9,7 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closeBrowser()
 	// Report snapshots no test reads any more, so a renamed case cannot
 	// leave a stale pinned payload behind.
 	if _, err := snaps.Clean(m, snaps.CleanOpts{Sort: true}); err != nil {

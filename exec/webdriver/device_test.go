@@ -1,0 +1,238 @@
+package webdriver_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/webdriver"
+	"github.com/flow-runner/flow/planner"
+)
+
+// remote opens a Device on a fake endpoint, without calibration; rules
+// given come before the defaults.
+func remote(t *testing.T, caps map[string]any, rules ...rule) (*webdriver.Device, *fakeW3C) {
+	t.Helper()
+	f := newFake(t, append(rules, []rule{
+		{match: "POST /session", body: sessionOK},
+		{match: "/execute/sync", body: `{"value":"complete"}`},
+		{match: "/execute/async", body: `{"value":{"settled":true,"ms":40,"frames":3}}`},
+		{match: "/actions", body: `{"value":null}`},
+		{match: "/url", body: `{"value":null}`},
+		{match: "DELETE /session/s1", body: `{"value":null}`},
+	}...)...)
+	caps["flow:calibrate"] = false
+	dev, err := webdriver.Open(context.Background(), webdriver.Config{URL: f.srv.URL, Capabilities: caps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = dev.Close(context.Background()) })
+	return dev, f
+}
+
+func pinchPlan(t *testing.T) planner.Plan {
+	t.Helper()
+	p, err := planner.Gesture(canonical.Gesture{Intent: canonical.IntentPinch, Scale: f(0.5)}, canonical.Viewport{Width: 390, Height: 844}, planner.Web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// flow's own capabilities are read, never sent.
+func TestRemoteCapabilitiesKeepFlowKeys(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome", "flow:multiTouch": true, "appium:automationName": "UiAutomator2"})
+	sent := f.bodies["POST /session"][0]
+	if strings.Contains(sent, "flow:") || !strings.Contains(sent, `"appium:automationName":"UiAutomator2"`) {
+		t.Errorf("session request %s", sent)
+	}
+	info, _ := dev.Info(context.Background())
+	if info.Platform != "web" || info.ID != "s1" || !strings.Contains(info.Name, "chrome 156") || !dev.MultiTouch() {
+		t.Errorf("info %+v, multi-touch %v", info, dev.MultiTouch())
+	}
+}
+
+// A remote endpoint is not known to deliver multi-touch: a two-contact
+// gesture is refused with UNSUPPORTED_OPERATION before anything is sent.
+func TestRemoteRefusesTwoContactsBeforeSending(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome"})
+	before := len(f.seen)
+	err := dev.PerformGesture(context.Background(), pinchPlan(t))
+	ce, ok := canonical.AsError(err)
+	if !ok || ce.Code != canonical.CodeUnsupportedOperation || ce.Details["operation"] != "pinch" ||
+		ce.Details["provider"] != "webdriver" || !strings.Contains(ce.Hint, "flow:multiTouch") {
+		t.Fatalf("got %v (%+v)", err, ce)
+	}
+	if len(f.seen) != before {
+		t.Errorf("the refused gesture sent %v", f.seen[before:])
+	}
+}
+
+// With "flow:multiTouch": true the same pinch is sent as two synchronized
+// touch sources.
+func TestRemoteMultiTouchWhenDeclared(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome", "flow:multiTouch": true})
+	if err := dev.PerformGesture(context.Background(), pinchPlan(t)); err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Actions []struct {
+			ID      string            `json:"id"`
+			Actions []json.RawMessage `json:"actions"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal([]byte(f.bodies["POST /session/s1/actions"][0]), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Actions) != 2 || len(raw.Actions[0].Actions) != len(raw.Actions[1].Actions) {
+		t.Fatalf("sources %+v", raw.Actions)
+	}
+}
+
+// A one-contact gesture is three round trips: keep the page's frames
+// flowing, the action sequence, wait for scrolling to settle. Without
+// calibration nothing is subtracted and the durations add up to the plan.
+func TestRemoteGestureRoundTrips(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome"})
+	plan := panPlan(t, 500, 0, -300)
+	before := dev.RoundTrips()
+	if err := dev.PerformGesture(context.Background(), plan); err != nil {
+		t.Fatal(err)
+	}
+	if n := dev.RoundTrips() - before; n != 3 {
+		t.Errorf("a gesture took %d round trips: %v", n, f.seen)
+	}
+	var a struct {
+		Actions []struct {
+			Actions []struct {
+				Type     string `json:"type"`
+				Duration int    `json:"duration"`
+			} `json:"actions"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal([]byte(f.bodies["POST /session/s1/actions"][0]), &a); err != nil {
+		t.Fatal(err)
+	}
+	total, moves := 0, 0
+	for _, act := range a.Actions[0].Actions {
+		total += act.Duration
+		if act.Type == "pointerMove" {
+			moves++
+		}
+	}
+	if total != 500 || moves != 31 {
+		t.Errorf("%d moves lasting %d ms, want 1+30 lasting 500", moves, total)
+	}
+}
+
+// Tap is one round trip; keys other than Enter and Backspace are refused
+// without a request.
+func TestRemoteTapAndKeys(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome"})
+	ctx := context.Background()
+	before := dev.RoundTrips()
+	if err := dev.Tap(ctx, canonical.Point{X: 10, Y: 20}); err != nil {
+		t.Fatal(err)
+	}
+	if n := dev.RoundTrips() - before; n != 1 {
+		t.Errorf("a tap took %d round trips", n)
+	}
+	want := `{"actions":[{"type":"pointer","id":"gesture-pointer-0","parameters":{"pointerType":"touch"},"actions":[` +
+		`{"type":"pointerMove","duration":0,"x":10,"y":20},{"type":"pointerDown","button":0},{"type":"pointerUp","button":0}]}]}`
+	if got := f.bodies["POST /session/s1/actions"][0]; got != want {
+		t.Errorf("tap body %s", got)
+	}
+	if err := dev.PressKey(ctx, exec.Key{Name: "Volume Up"}); canonical.CodeOf(err) != canonical.CodeUnsupportedOperation {
+		t.Errorf("Volume Up: %v", err)
+	}
+	if err := dev.EraseText(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.bodies["POST /session/s1/actions"][1]; strings.Count(got, `"keyDown"`) != 3 || !strings.Contains(got, "\ue003") {
+		t.Errorf("erase body %s", got)
+	}
+}
+
+// Links without a scheme get https://, as in Maestro; everything else is
+// opened as given.
+func TestRemoteOpenLink(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome"})
+	for link, want := range map[string]string{
+		"example.com/shop":           "https://example.com/shop",
+		"localhost:8080/a":           "https://localhost:8080/a",
+		"http://127.0.0.1:9/x":       "http://127.0.0.1:9/x",
+		"data:text/html,<p>hi</p>":   "data:text/html,<p>hi</p>",
+		"shop://product/1":           "shop://product/1",
+		"  https://example.com/  ":   "https://example.com/",
+		"about:blank":                "about:blank",
+		"file:///tmp/page.html":      "file:///tmp/page.html",
+		"example.com:443/checkout":   "https://example.com:443/checkout",
+		"mailto:someone@example.com": "mailto:someone@example.com",
+	} {
+		n := len(f.bodies["POST /session/s1/url"])
+		if err := dev.OpenLink(context.Background(), link, false); err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]string
+		_ = json.Unmarshal([]byte(f.bodies["POST /session/s1/url"][n]), &body)
+		if body["url"] != want {
+			t.Errorf("%q opened %q, want %q", link, body["url"], want)
+		}
+	}
+}
+
+// Close releases pointers and ends the session, once.
+func TestRemoteClose(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome"}, rule{match: "DELETE /session/s1/actions", body: `{"value":null}`})
+	ctx := context.Background()
+	if err := dev.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := dev.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f.count("DELETE /session/s1") != 1 || f.count("DELETE /session/s1/actions") != 1 {
+		t.Errorf("close sent %v", f.seen)
+	}
+}
+
+func TestOpenRejectsABadURL(t *testing.T) {
+	t.Parallel()
+	_, err := webdriver.Open(context.Background(), webdriver.Config{URL: "localhost:4444", StartTimeout: time.Second})
+	if canonical.CodeOf(err) != canonical.CodeInvalidArgs {
+		t.Errorf("got %v", err)
+	}
+}
+
+// A hierarchy read that lands while the page navigates is repeated.
+func TestRemoteHierarchyRetriesANavigatingPage(t *testing.T) {
+	t.Parallel()
+	tree := `{"value":"{\"w\":390,\"h\":844,\"root\":{\"b\":[0,0,390,844],\"c\":\"body\",\"ch\":[{\"b\":[10,20,100,40],\"c\":\"button\",\"t\":\"OK\"}]}}"}`
+	dev, f := remote(t, map[string]any{"browserName": "chrome"}, rule{match: "/execute/sync", fail: 2, body: tree})
+	before := f.count("/execute/sync")
+	root, err := dev.Hierarchy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.count("/execute/sync") - before; n != 3 {
+		t.Errorf("%d reads, want 3", n)
+	}
+	if len(root.Children) != 1 || root.Children[0].Text != "OK" || *root.Children[0].Bounds != (exec.Rect{X: 10, Y: 20, W: 100, H: 40}) {
+		t.Errorf("tree %+v", root.Children[0])
+	}
+	vp, err := dev.Viewport(context.Background())
+	if err != nil || vp != (canonical.Viewport{Width: 390, Height: 844}) || f.count("/execute/sync")-before != 3 {
+		t.Errorf("viewport %+v %v, not from the hierarchy read", vp, err)
+	}
+}
