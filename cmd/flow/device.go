@@ -1,26 +1,25 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/sim"
+	"github.com/flow-runner/flow/exec/webdriver"
 )
 
-// openDevice connects to the device --device names. sim runs on a virtual
-// clock, so waits cost no wall time; real devices use the wall clock.
-func openDevice(o testOptions, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
-	return openDeviceState(o, "", clock, events)
-}
-
-// openDeviceState is openDevice that restores sim from a saved state file
-// when one exists (stateFile "" starts fresh).
-func openDeviceState(o testOptions, stateFile string, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
+// openDeviceState connects to the device --device names, restoring sim
+// from a saved state file when one exists (stateFile "" starts fresh).
+func openDeviceState(ctx context.Context, o testOptions, stateFile string, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
 	switch {
+	case o.device == "web":
+		return openWeb(ctx, o)
 	case o.device == "sim" || strings.HasPrefix(o.device, "sim:"):
 		platform, err := sim.PlatformFromID(o.device)
 		if err != nil {
@@ -56,7 +55,57 @@ func openDeviceState(o testOptions, stateFile string, clock exec.Clock, events e
 		return sim.New(opts), nil
 	}
 	return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q is not available", o.device).
-		WithHint("this build runs flows on --device sim; Android, iOS and WebDriver devices arrive with their adapters")
+		WithHint("use --device sim (sim:android, sim:ios) or --device web (--webdriver-url for a remote endpoint); Android and iOS devices arrive with their adapters")
+}
+
+// openWeb starts a local headless Chromium, or connects to the remote
+// endpoint, for one shard.
+func openWeb(ctx context.Context, o testOptions) (exec.Device, error) {
+	cfg := webdriver.Config{URL: o.webdriverURL}
+	if o.capabilities != "" {
+		caps, err := webdriver.ReadCapabilities(o.capabilities)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Capabilities = caps
+	}
+	d, err := webdriver.Open(ctx, cfg)
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return d, nil
+}
+
+// openShardDevices opens the web devices of every shard at once, since a
+// browser session takes about a second to start; other devices are cheap
+// and opened by the caller (nil entries).
+func openShardDevices(ctx context.Context, o testOptions, n int) ([]exec.Device, error) {
+	devs := make([]exec.Device, n)
+	if o.device != "web" {
+		return devs, nil
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range devs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			devs[i], errs[i] = openWeb(ctx, o)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		for _, d := range devs {
+			if c, ok := d.(exec.Closer); ok {
+				_ = c.Close(context.WithoutCancel(ctx))
+			}
+		}
+		return nil, err
+	}
+	return devs, nil
 }
 
 // clockFor is the run's clock: virtual on sim, the wall clock elsewhere.

@@ -194,6 +194,12 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	for _, w := range flow.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w.Message)
 	}
+	if o.device == "web" {
+		// A browser session does not outlive the process, so a pipeline of
+		// separate commands would start each on a fresh page.
+		return canonical.NewError(canonical.CodeUnsupportedOperation, "device commands cannot run on the web device: its browser session ends with each command").
+			WithHint("put the steps in a flow or an .ad script and run it with flow test --device web")
+	}
 	to := testOptions{device: o.device, apps: o.apps}
 	clock := clockFor(o.device)
 	rec := &gestureRecorder{next: exec.NopLog{}}
@@ -207,7 +213,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		rec.next = exec.NewJSONLog(fh, clock)
 	}
 	stateFile := simStateFile(env.StateDir)
-	dev, err := openDeviceState(to, stateFile, clock, rec)
+	dev, err := openDeviceState(ctx, to, stateFile, clock, rec)
 	if err != nil {
 		return err
 	}

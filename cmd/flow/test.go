@@ -27,7 +27,9 @@ func testCommand(env Env) *cli.Command {
    simulated device, with the demo app installed. Exit codes: 0 all passed, 1 a flow failed,
    2 invalid input, 3 device or infrastructure.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios (more devices arrive with their adapters)"},
+			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios, or web (headless Chromium through a local chromedriver)"},
+			&cli.StringFlag{Name: "webdriver-url", Usage: "run on a remote W3C WebDriver endpoint (Selenium Grid, Appium, a device cloud); implies --device web", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
+			&cli.StringFlag{Name: "capabilities", Usage: "JSON file of session capabilities for the web device (docs/webdriver.md)"},
 			&cli.StringSliceFlag{Name: "app", Usage: "app model installed on sim (repeatable); the demo app is always installed"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE passed to flows (repeatable)"},
 			&cli.StringFlag{Name: "include-tags", Usage: "run only flows with one of these tags (comma-separated)"},
@@ -59,8 +61,11 @@ type testOptions struct {
 	artifacts string
 	events    string
 	record    string
-	shards    int
-	shardAll  bool
+	// webdriverURL and capabilities select the web device's endpoint.
+	webdriverURL string
+	capabilities string
+	shards       int
+	shardAll     bool
 	// stateFile keeps a single sim device's state between invocations.
 	stateFile string
 }
@@ -68,7 +73,19 @@ type testOptions struct {
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
 		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
-		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record")}
+		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
+		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities")}
+	if o.webdriverURL != "" {
+		if c.IsSet("device") && o.device != "web" {
+			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--webdriver-url runs on the web device, not %q", o.device).
+				WithHint("drop --device, or use --device web")
+		}
+		o.device = "web"
+	}
+	if o.capabilities != "" && o.device != "web" {
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "--capabilities applies to the web device only").
+			WithHint("add --device web or --webdriver-url URL")
+	}
 	if len(o.paths) == 0 {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "nothing to run").
 			WithHint("give flow files or folders: flow test --device sim flows/demo")
@@ -279,6 +296,10 @@ func countWork(work []*maestro.ExecutionPlan) int {
 func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan,
 	events io.Writer, prog *progress, obs exec.Observer) (exec.RunResult, error) {
 	runs := make([]*shardRun, 0, len(work))
+	devs, err := openShardDevices(ctx, o, len(work))
+	if err != nil {
+		return exec.RunResult{}, err
+	}
 	for i := range work {
 		clock := clockFor(o.device)
 		var log exec.EventLog = exec.NopLog{}
@@ -293,10 +314,12 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 		if len(work) == 1 {
 			stateFile = o.stateFile // shards each get a fresh device
 		}
-		dev, err := openDeviceState(o, stateFile, clock, log)
-		if err != nil {
-			closeAll(ctx, runs)
-			return exec.RunResult{}, err
+		dev := devs[i]
+		if dev == nil {
+			if dev, err = openDeviceState(ctx, o, stateFile, clock, log); err != nil {
+				closeAll(ctx, runs)
+				return exec.RunResult{}, err
+			}
 		}
 		runs = append(runs, &shardRun{dev: dev})
 		cfg := exec.Config{Device: dev, Clock: clock, Events: log, Observer: obs, Env: o.env,
