@@ -553,3 +553,10 @@ func EncodeTarget(t TargetEvidence) string {
 func EncodeTargets(p TargetPair) string {
 	return `{"source":` + EncodeTarget(p.Source) + `,"destination":` + EncodeTarget(p.Destination) + `}`
 }
+
+// IdentityEvidence is the targets-v1 evidence flow writes for an element
+// identity it resolved: the id and label a replay checks before
+// pointer-down.
+func IdentityEvidence(id canonical.Identity) TargetEvidence {
+	return TargetEvidence{ID: id.ID, Role: "element", Label: id.Label, Ancestry: []AncestryEntry{}, Verification: Verified}
+}

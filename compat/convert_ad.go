@@ -300,7 +300,7 @@ func (w *adWriter) verify(acts []Action, want []canonical.Command) string {
 			return fmt.Sprintf("the .ad line %s does not load (%s)", line, canonical.Coded(err).Message)
 		}
 		for _, st := range steps {
-			c, err := stepCommand(st, r)
+			c, err := StepCommand(st, r)
 			if err != nil {
 				return fmt.Sprintf("the .ad line %s does not load (%s)", line, canonical.Coded(err).Message)
 			}
@@ -325,9 +325,10 @@ func (w *adWriter) verify(acts []Action, want []canonical.Command) string {
 	return ""
 }
 
-// stepCommand is the canonical command a converted step runs, as flow
-// runs .ad scripts; nil for a no-op step.
-func stepCommand(s Step, a Action) (canonical.Command, error) {
+// StepCommand is the canonical command a converted step runs; nil for a
+// no-op step. A drag recorded with targets-v1 carries both endpoints'
+// identities, which the runtime verifies before pointer-down.
+func StepCommand(s Step, a Action) (canonical.Command, error) {
 	meta := canonical.Meta{Pos: a.Pos, Name: a.Command}
 	switch {
 	case s.NoOp != "":
@@ -338,15 +339,22 @@ func stepCommand(s Step, a Action) (canonical.Command, error) {
 		return &canonical.SwipeSeries{Meta: meta, Swipe: *s.Gesture.Swipe}, nil
 	case s.Gesture != nil && s.Gesture.Gesture != nil && s.Gesture.Gesture.Kind == canonical.KindDrag:
 		if len(s.DragSource) == 0 || len(s.DragDestination) == 0 {
-			return nil, canonical.NewError(canonical.CodeUnsupportedOperation, "this drag's endpoints cannot be expressed as flow selectors")
+			return nil, canonical.NewError(canonical.CodeUnsupportedOperation, "this drag's endpoints cannot be expressed as flow selectors").
+				At(a.Pos).WithHint("use id=, text= or label= selectors for both endpoints")
 		}
 		g := s.Gesture.Gesture
-		return &canonical.Drag{Meta: meta, Source: s.DragSource[0], Destination: s.DragDestination[0],
-			SourceHoldMs: g.SourceHoldMs, MoveMs: g.MoveMs, DestinationHoldMs: g.DestinationHoldMs}, nil
+		d := &canonical.Drag{Meta: meta, Source: s.DragSource[0], Destination: s.DragDestination[0],
+			SourceHoldMs: g.SourceHoldMs, MoveMs: g.MoveMs, DestinationHoldMs: g.DestinationHoldMs}
+		if s.Targets != nil {
+			d.ExpectSource = &canonical.Identity{ID: s.Targets.Source.ID, Label: s.Targets.Source.Label}
+			d.ExpectDestination = &canonical.Identity{ID: s.Targets.Destination.ID, Label: s.Targets.Destination.Label}
+		}
+		return d, nil
 	case s.Gesture != nil && s.Gesture.Gesture != nil:
 		return &canonical.GestureStep{Meta: meta, Input: *s.Gesture.Gesture}, nil
 	}
-	return nil, canonical.Errorf(canonical.CodeUnsupportedOperation, "%s cannot run", a.Command)
+	return nil, canonical.Errorf(canonical.CodeUnsupportedOperation, "%s cannot run yet", a.Command).At(a.Pos).
+		WithHint("see flow convert for what .ad commands map to")
 }
 
 // mergeFills writes a tap at a target followed by typing as one fill
@@ -568,6 +576,11 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 				break
 			}
 			a.Positionals = append(a.Positionals, strconv.Itoa(*h))
+		}
+		if t.ExpectSource != nil && t.ExpectDestination != nil {
+			a.Targets = &TargetPair{Source: IdentityEvidence(*t.ExpectSource), Destination: IdentityEvidence(*t.ExpectDestination)}
+		} else if t.ExpectSource != nil || t.ExpectDestination != nil {
+			add("a targets-v1 annotation holds both endpoints' identities, and this drag checks only one")
 		}
 		acts = append(acts, a)
 	default:

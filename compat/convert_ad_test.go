@@ -39,7 +39,7 @@ func loadScript(file string, src []byte) (*canonical.Flow, error) {
 			return nil, err
 		}
 		for _, st := range steps {
-			c, err := stepCommand(st, r)
+			c, err := StepCommand(st, r)
 			if err != nil {
 				return nil, err
 			}

@@ -72,7 +72,7 @@ func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string,
 					"selector alternative %s is ignored: flow cannot match it; the others are tried", d).At(a.Pos).
 					WithHint("flow matches id=, text=, label=, value= and enabled/selected/focused"))
 			}
-			c, err := stepCommand(s, a)
+			c, err := compat.StepCommand(s, a)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -82,35 +82,4 @@ func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string,
 		}
 	}
 	return flow, script, nil
-}
-
-// stepCommand is the canonical command a converted step runs.
-func stepCommand(s compat.Step, a compat.Action) (canonical.Command, error) {
-	meta := canonical.Meta{Pos: a.Pos, Name: a.Command}
-	switch {
-	case s.NoOp != "":
-		return nil, nil
-	case s.Command != nil:
-		return s.Command, nil
-	case s.Gesture != nil && s.Gesture.Swipe != nil:
-		return &canonical.SwipeSeries{Meta: meta, Swipe: *s.Gesture.Swipe}, nil
-	case s.Gesture != nil && s.Gesture.Gesture != nil && s.Gesture.Gesture.Kind == canonical.KindDrag:
-		if len(s.DragSource) == 0 || len(s.DragDestination) == 0 {
-			return nil, canonical.NewError(canonical.CodeUnsupportedOperation, "this drag's endpoints cannot be expressed as flow selectors").
-				At(a.Pos).WithHint("use id=, text= or label= selectors for both endpoints")
-		}
-		g := s.Gesture.Gesture
-		d := &canonical.Drag{Meta: meta, Source: s.DragSource[0], Destination: s.DragDestination[0],
-			SourceHoldMs: g.SourceHoldMs, MoveMs: g.MoveMs, DestinationHoldMs: g.DestinationHoldMs}
-		if s.Targets != nil {
-			// targets-v1: verify both endpoints before pointer-down.
-			d.ExpectSource = &canonical.Identity{ID: s.Targets.Source.ID, Label: s.Targets.Source.Label}
-			d.ExpectDestination = &canonical.Identity{ID: s.Targets.Destination.ID, Label: s.Targets.Destination.Label}
-		}
-		return d, nil
-	case s.Gesture != nil && s.Gesture.Gesture != nil:
-		return &canonical.GestureStep{Meta: meta, Input: *s.Gesture.Gesture}, nil
-	}
-	return nil, canonical.Errorf(canonical.CodeUnsupportedOperation, "%s cannot run yet", a.Command).At(a.Pos).
-		WithHint("see flow convert for what .ad commands map to")
 }

@@ -166,13 +166,6 @@ func (g *gestureRecorder) Record(typ string, fields map[string]any) {
 	g.next.Record(typ, fields)
 }
 
-// evidence is targets-v1 evidence of a resolved element: its identity,
-// which a replay checks before pointer-down.
-func evidence(id canonical.Identity) compat.TargetEvidence {
-	return compat.TargetEvidence{ID: id.ID, Role: "element", Label: id.Label, Ancestry: []compat.AncestryEntry{},
-		Verification: compat.Verified}
-}
-
 func runDeviceCommand(ctx context.Context, env Env, command string, args []string) error {
 	o, rest, err := splitCLIArgs(args)
 	if err != nil {
@@ -233,7 +226,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		if rec.targets != nil && len(script.Actions) == 1 {
 			src, _ := rec.targets["source"].(canonical.Identity)
 			dst, _ := rec.targets["destination"].(canonical.Identity)
-			script.Actions[0].Targets = &compat.TargetPair{Source: evidence(src), Destination: evidence(dst)}
+			script.Actions[0].Targets = &compat.TargetPair{Source: compat.IdentityEvidence(src), Destination: compat.IdentityEvidence(dst)}
 		}
 		if err := appendRecording(o.record, script, o.device); err != nil {
 			return err

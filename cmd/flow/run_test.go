@@ -342,27 +342,10 @@ func TestPipelineRecordReplay(t *testing.T) {
 	call(append([]string{"gesture", "fling", "down", "540", "900", "600"}, rec...)...)
 	call("sim", "reset")
 	call("test", script, "--events", replay)
-	strip := func(file string) string {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var lines []string
-		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			var m map[string]any
-			if err := json.Unmarshal([]byte(l), &m); err != nil {
-				t.Fatal(err)
-			}
-			delete(m, "t")
-			b, _ := json.Marshal(m)
-			lines = append(lines, string(b))
-		}
-		return strings.Join(lines, "\n")
-	}
-	if a, b := strip(live), strip(replay); a != b {
+	if a, b := untimedEvents(t, live), untimedEvents(t, replay); a != b {
 		t.Fatalf("replay differs from the recorded session:\nlive:\n%s\nreplay:\n%s", a, b)
 	}
-	if got := strings.Count(strip(replay), `"type":"gesture"`); got != 4 {
+	if got := strings.Count(untimedEvents(t, replay), `"type":"gesture"`); got != 4 {
 		t.Fatalf("want 4 gestures, got %d", got)
 	}
 }
@@ -474,24 +457,7 @@ func TestTestRecordReplay(t *testing.T) {
 		t.Fatalf("the recording must hold the value the step typed (-e wins over the flow's env):\n%s", data)
 	}
 	call("replay", "test", script, "--events", replay)
-	strip := func(file string) string {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var lines []string
-		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			var m map[string]any
-			if err := json.Unmarshal([]byte(l), &m); err != nil {
-				t.Fatal(err)
-			}
-			delete(m, "t")
-			b, _ := json.Marshal(m)
-			lines = append(lines, string(b))
-		}
-		return strings.Join(lines, "\n")
-	}
-	if a, b := strip(live), strip(replay); a != b {
+	if a, b := untimedEvents(t, live), untimedEvents(t, replay); a != b {
 		t.Fatalf("replay differs from the recorded run:\nlive:\n%s\nreplay:\n%s", a, b)
 	}
 }
@@ -545,4 +511,25 @@ func TestAdDroppedAlternativeWarns(t *testing.T) {
 	if code := run(context.Background(), env, []string{"flow", "test", file}); code != 0 || !strings.Contains(out.String(), "warning: ") {
 		t.Fatalf("flow test must warn and run the other alternative: exit %d\n%s%s", code, out.String(), errb.String())
 	}
+}
+
+// untimedEvents reads an event log without its timestamps, one event per
+// line, so two runs compare equal when they did the same things.
+func untimedEvents(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "t")
+		b, _ := json.Marshal(m)
+		lines = append(lines, string(b))
+	}
+	return strings.Join(lines, "\n")
 }
