@@ -166,12 +166,12 @@ func TestRequiredOperation(t *testing.T) {
 	}
 	for _, d := range devices() {
 		for _, c := range everyIntent() {
-			plan, err := c.plan(d)
+			plan, err := c.Plan(d)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := webdriver.RequiredOperation(plan); got != want[c.name] {
-				t.Errorf("%s/%s: %s, want %s", d.name, c.name, got, want[c.name])
+			if got := webdriver.RequiredOperation(plan); got != want[c.Name] {
+				t.Errorf("%s/%s: %s, want %s", d.Name, c.Name, got, want[c.Name])
 			}
 		}
 	}

@@ -293,8 +293,8 @@ func TestSourceOrderPutsTheFurthestPointerLast(t *testing.T) {
 // calibration, pinned for the 390×844 phone.
 func TestLowerActionsInterpolatedSnapshots(t *testing.T) {
 	for _, c := range everyIntent() {
-		t.Run(c.name, func(t *testing.T) {
-			plan, err := c.plan(device{"web", planner.Web, canonical.Viewport{Width: 390, Height: 844}})
+		t.Run(c.Name, func(t *testing.T) {
+			plan, err := c.Plan(device{Name: "web", Platform: planner.Web, Viewport: canonical.Viewport{Width: 390, Height: 844}})
 			if err != nil {
 				t.Fatal(err)
 			}
