@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -83,7 +84,13 @@ type Device struct {
 	// never reaches the page), so the device moves to a fresh tab before
 	// the next navigation or touch on a new document; see freshTab.
 	multiTouched bool
-	closed       bool
+	// adapt turns on the correction from observed gestures (with
+	// calibration); drift holds it per contact count and intent, and
+	// lastGesture is what the page saw of the last gesture.
+	adapt       bool
+	drift       map[driftKey]float64
+	lastGesture GestureTiming
+	closed      bool
 }
 
 var (
@@ -162,6 +169,7 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 		d.calib = Calibration{One: Options{Interpolate: true}, Two: Options{Interpolate: true}}
 	}
 	if own[CapCalibrate] != false {
+		d.adapt = true
 		d.calibrate(ctx)
 	}
 	return d, nil
@@ -379,6 +387,12 @@ func (d *Device) Lowering(plan planner.Plan, touchNone bool) (Actions, error) {
 	if err := d.admit(plan); err != nil {
 		return Actions{}, err
 	}
+	return LowerActions(plan, d.options(plan, touchNone))
+}
+
+// options are the lowering options for a plan: the calibration of its
+// contact count, with the drift the last gestures showed added to the lead.
+func (d *Device) options(plan planner.Plan, touchNone bool) Options {
 	opts := d.calib.One
 	if plan.Topology == planner.Two {
 		opts = d.calib.Two
@@ -386,8 +400,69 @@ func (d *Device) Lowering(plan planner.Plan, touchNone bool) (Actions, error) {
 	if !touchNone {
 		opts.SlopCostMs = 0
 	}
-	return LowerActions(plan, opts)
+	opts.LeadMs += d.drift[keyOf(plan, touchNone)]
+	return opts
 }
+
+// driftKey is what a drift correction is kept for. Gestures of one kind
+// share a bias, and kinds differ: two-contact pans have run long while
+// transforms, whose contacts take turns pacing the driver, ran short in
+// the same session; a pan that scrolls the page (touch-action auto) costs
+// Chromium other frames than one the page keeps (touch-action none).
+type driftKey struct {
+	topology  planner.Topology
+	intent    canonical.Intent
+	touchNone bool
+}
+
+func keyOf(plan planner.Plan, touchNone bool) driftKey {
+	return driftKey{plan.Topology, plan.Intent, touchNone}
+}
+
+// GestureTiming is what the page observed of a gesture: its first
+// touchstart to the touchend that lifted the last contact, by the events'
+// own timestamps, against the plan.
+type GestureTiming struct {
+	PlannedMs int `json:"plannedMs"`
+	// ObservedMs is 0 when the page saw no whole touch (a page that
+	// navigated during the gesture, or a frame that kept the touches).
+	ObservedMs float64 `json:"observedMs"`
+	// DriftMs is the correction the gesture was lowered with: added to the
+	// calibrated lead, it is what earlier gestures of the session ran over.
+	DriftMs float64 `json:"driftMs"`
+}
+
+// Drift correction: after each gesture whose touches the page saw, the
+// correction moves driftGain of the way toward cancelling the error, and
+// stays within driftLimitMs. One session's calibration can be off by a
+// frame (it is measured once, and the machine may have been busy then);
+// the correction removes such a bias within two or three gestures, while a
+// single disturbed gesture moves it by half its error at most.
+const (
+	driftGain    = 0.5
+	driftLimitMs = 3 * frameMs
+)
+
+// learn updates the drift correction from what the page observed.
+func (d *Device) learn(plan planner.Plan, key driftKey, drift float64, s Settle) {
+	d.lastGesture = GestureTiming{PlannedMs: plan.DurationMs, DriftMs: drift}
+	if s.Touch == nil || s.Touch.Down == nil || s.Touch.Up == nil || *s.Touch.Up <= *s.Touch.Down {
+		return
+	}
+	observed := *s.Touch.Up - *s.Touch.Down
+	d.lastGesture.ObservedMs = observed
+	if !d.adapt {
+		return
+	}
+	next := drift + driftGain*(observed-float64(plan.DurationMs))
+	if d.drift == nil {
+		d.drift = map[driftKey]float64{}
+	}
+	d.drift[key] = math.Max(-driftLimitMs, math.Min(driftLimitMs, next))
+}
+
+// LastGesture is what the page observed of the last PerformGesture.
+func (d *Device) LastGesture() GestureTiming { return d.lastGesture }
 
 // admit refuses a two-contact plan on an endpoint not known to deliver
 // multi-touch (agent-device §7), before anything is sent.
@@ -401,8 +476,9 @@ func (d *Device) admit(plan planner.Plan) error {
 		WithHint(`if the endpoint delivers multi-touch pointer actions, add "` + CapMultiTouch + `": true to the capabilities file`)
 }
 
-// PerformGesture lowers the plan with interpolation and this session's
-// measured tick cost, keeps the page producing frames for the gesture,
+// PerformGesture lowers the plan with interpolation, this session's
+// measured tick cost and the drift earlier gestures showed (see learn),
+// keeps the page producing frames for the gesture,
 // sends it as one action sequence, and waits for any scrolling it started
 // to settle, so the next tap is not swallowed by a fling
 // (webdriver-chromium.md: a tap during a fling only stops it). Three round
@@ -433,10 +509,13 @@ func (d *Device) PerformGesture(ctx context.Context, plan planner.Plan) error {
 	if two && d.chromium {
 		d.multiTouched = true
 	}
+	key := keyOf(plan, touchNone)
+	drift := d.drift[key]
 	if err := d.perform(ctx, acts, lasts); err != nil {
 		return err
 	}
-	_, err = d.SettleScroll(ctx)
+	s, err := d.SettleScroll(ctx)
+	d.learn(plan, key, drift, s)
 	return err
 }
 
@@ -529,6 +608,17 @@ type Settle struct {
 	Ms      int64  `json:"ms"`
 	Frames  int    `json:"frames"`
 	Why     string `json:"why,omitempty"`
+	// Touch is when the page saw the last gesture's first touch go down and
+	// its last touch lift (event timestamps, ms), as the frame loop that
+	// PerformGesture starts records them.
+	Touch *TouchSpan `json:"touch,omitempty"`
+}
+
+// TouchSpan is a gesture's touch span on the page's clock; nil ends were
+// not seen.
+type TouchSpan struct {
+	Down *float64 `json:"down"`
+	Up   *float64 `json:"up"`
 }
 
 // SettleScroll waits in the page until no scroll event (page, scroll

@@ -3,6 +3,7 @@ package webdriver_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,8 @@ import (
 	"github.com/flow-runner/flow/planner"
 )
 
-// remote opens a Device on a fake endpoint, without calibration; rules
+// remote opens a Device on a fake endpoint, without calibration unless
+// caps ask for it; rules
 // given come before the defaults.
 func remote(t *testing.T, caps map[string]any, rules ...rule) (*webdriver.Device, *fakeW3C) {
 	t.Helper()
@@ -25,7 +27,9 @@ func remote(t *testing.T, caps map[string]any, rules ...rule) (*webdriver.Device
 		{match: "/url", body: `{"value":null}`},
 		{match: "DELETE /session/s1", body: `{"value":null}`},
 	}...)...)
-	caps["flow:calibrate"] = false
+	if _, set := caps["flow:calibrate"]; !set {
+		caps["flow:calibrate"] = false
+	}
 	dev, err := webdriver.Open(context.Background(), webdriver.Config{URL: f.srv.URL, Capabilities: caps})
 	if err != nil {
 		t.Fatal(err)
@@ -234,5 +238,112 @@ func TestRemoteHierarchyRetriesANavigatingPage(t *testing.T) {
 	vp, err := dev.Viewport(context.Background())
 	if err != nil || vp != (canonical.Viewport{Width: 390, Height: 844}) || f.count("/execute/sync")-before != 3 {
 		t.Errorf("viewport %+v %v, not from the hierarchy read", vp, err)
+	}
+}
+
+// actionsMs is the total duration of the first source of the n-th actions
+// request.
+func actionsMs(t *testing.T, f *fakeW3C, n int) int {
+	t.Helper()
+	var a struct {
+		Actions []struct {
+			Actions []struct {
+				Duration int `json:"duration"`
+			} `json:"actions"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal([]byte(f.bodies["POST /session/s1/actions"][n]), &a); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, act := range a.Actions[0].Actions {
+		total += act.Duration
+	}
+	return total
+}
+
+// Each gesture's duration as the page observed it corrects the next
+// gesture of its kind: half the error at a time, at most three frames.
+// A page that saw no whole touch changes nothing, and gestures of another
+// kind keep their own correction.
+func TestGestureDriftCorrection(t *testing.T) {
+	t.Parallel()
+	// The endpoint cannot be calibrated (its pages answer nothing useful),
+	// so the costs stay zero and the durations show the correction alone.
+	dev, f := remote(t, map[string]any{"browserName": "chrome", "flow:calibrate": true},
+		rule{match: "/execute/async", body: `{"value":{"settled":true,"ms":40,"frames":3,"touch":{"down":100,"up":640}}}`})
+	ctx := context.Background()
+	if dev.Calibration().Measured {
+		t.Fatal("the fake endpoint was calibrated")
+	}
+	plan := panPlan(t, 500, 0, -300)
+	var got []float64
+	for i := range 3 {
+		if err := dev.PerformGesture(ctx, plan); err != nil {
+			t.Fatal(err)
+		}
+		g := dev.LastGesture()
+		if g.ObservedMs != 540 || g.PlannedMs != 500 {
+			t.Errorf("gesture %d: %+v, want 540 ms observed of 500 planned", i, g)
+		}
+		got = append(got, g.DriftMs)
+		if sent := actionsMs(t, f, i); sent != 500-int(g.DriftMs) {
+			t.Errorf("gesture %d with drift %.1f ms sent %d ms of actions", i, g.DriftMs, sent)
+		}
+	}
+	// 0, then +20 (half of 40 over), +40, and the third frame caps the next.
+	if got[0] != 0 || got[1] != 20 || got[2] != 40 {
+		t.Errorf("drift by gesture %v, want [0 20 40]", got)
+	}
+	if err := dev.PerformGesture(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	if g := dev.LastGesture(); math.Abs(g.DriftMs-50) > 0.01 {
+		t.Errorf("drift %.2f, want it capped at three frames (50 ms)", g.DriftMs)
+	}
+	// A fling is its own kind: it starts uncorrected.
+	fling, err := planner.Gesture(canonical.Gesture{Intent: canonical.IntentFling, Direction: canonical.DirectionUp, Origin: &canonical.Point{X: 195, Y: 600}},
+		canonical.Viewport{Width: 390, Height: 844}, planner.Web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dev.PerformGesture(ctx, fling); err != nil {
+		t.Fatal(err)
+	}
+	if g := dev.LastGesture(); g.DriftMs != 0 {
+		t.Errorf("a fling after pans was lowered with drift %.1f", g.DriftMs)
+	}
+}
+
+// Without calibration the endpoint is trusted to keep time: observed
+// gestures are reported but correct nothing.
+func TestGestureDriftNeedsCalibration(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome"},
+		rule{match: "/execute/async", body: `{"value":{"settled":true,"ms":40,"frames":3,"touch":{"down":100,"up":640}}}`})
+	plan := panPlan(t, 500, 0, -300)
+	for i := range 2 {
+		if err := dev.PerformGesture(context.Background(), plan); err != nil {
+			t.Fatal(err)
+		}
+		if g := dev.LastGesture(); g.ObservedMs != 540 || g.DriftMs != 0 || actionsMs(t, f, i) != 500 {
+			t.Errorf("gesture %d: %+v, %d ms sent", i, g, actionsMs(t, f, i))
+		}
+	}
+}
+
+// A page that saw no whole touch leaves the correction alone.
+func TestGestureDriftIgnoresUnseenTouches(t *testing.T) {
+	t.Parallel()
+	dev, _ := remote(t, map[string]any{"browserName": "chrome", "flow:calibrate": true},
+		rule{match: "/execute/async", body: `{"value":{"settled":true,"ms":40,"frames":3,"touch":{"down":100,"up":null}}}`})
+	plan := panPlan(t, 500, 0, -300)
+	for range 2 {
+		if err := dev.PerformGesture(context.Background(), plan); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g := dev.LastGesture(); g.ObservedMs != 0 || g.DriftMs != 0 {
+		t.Errorf("%+v", g)
 	}
 }

@@ -143,7 +143,21 @@ const viewportScript = `return [window.innerWidth, window.innerHeight];`
 // every move tick costs one frame, the cost the calibration measured.
 // Where touch-action is none, Chromium also spends a frame on each move
 // inside the touch slop; elsewhere it does not. The loop ends by itself.
+//
+// It also resets the page's record of the gesture's touch span, which
+// passive capturing listeners (added once per document) fill in: when the
+// first touch went down and when the last one lifted, by the events' own
+// timestamps. settleScript reads it back, so the device learns each
+// gesture's observed duration without another round trip.
 const framesScript = `
+if (!window.__flowTouchSpan) {
+  const opts = {capture: true, passive: true};
+  window.addEventListener('touchstart', e => { const s = window.__flowTouchSpan; if (s.down === null) s.down = e.timeStamp; }, opts);
+  const lift = e => { if (e.touches.length === 0) window.__flowTouchSpan.up = e.timeStamp; };
+  window.addEventListener('touchend', lift, opts);
+  window.addEventListener('touchcancel', lift, opts);
+}
+window.__flowTouchSpan = {down: null, up: null};
 const until = performance.now() + arguments[0];
 const f = () => { if (performance.now() < until) requestAnimationFrame(f); };
 requestAnimationFrame(f);
@@ -166,7 +180,8 @@ const readyScript = `return document.readyState;`
 // arguments[0] consecutive frames, or arguments[1] ms have passed. Scroll
 // events do not bubble, so one capturing listener on the document sees the
 // page and every scroll container; the visual viewport reports pinch-zoom
-// panning. It answers {settled, ms, frames}.
+// panning. It answers {settled, ms, frames, why, touch}, touch the span
+// framesScript's listeners recorded.
 const settleScript = `
 const done = arguments[arguments.length - 1];
 const quiet = arguments[0], limit = arguments[1];
@@ -181,7 +196,8 @@ const finish = (settled) => {
   over = true;
   document.removeEventListener('scroll', mark, {capture: true});
   if (vv) { vv.removeEventListener('scroll', mark); vv.removeEventListener('resize', mark); }
-  done({settled: settled, ms: Math.round(performance.now() - start), frames: frames, why: settled ? "quiet" : "limit"});
+  done({settled: settled, ms: Math.round(performance.now() - start), frames: frames, why: settled ? "quiet" : "limit",
+    touch: window.__flowTouchSpan || null});
 };
 const tick = () => {
   if (over) return;
