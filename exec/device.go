@@ -106,6 +106,31 @@ type Device interface {
 // a device without one gets Maestro's behaviour for a platform that cannot
 // (a no-op or UNSUPPORTED_OPERATION, per command).
 
+// SettledReader is a device that waits for its own screen to stop
+// changing, in one call, where the runtime would otherwise compare reads
+// PollInterval apart (Maestro's settle). The web device waits in the page.
+type SettledReader interface {
+	// ReadSettled waits until the screen has stopped changing, at most
+	// timeout, and reads it.
+	ReadSettled(ctx context.Context, timeout time.Duration) (Settled, error)
+}
+
+// Settled is a read taken once the screen was still, or when the wait
+// for it timed out.
+type Settled struct {
+	Root *Node
+	// Still is false when the screen was still changing at the timeout.
+	Still bool
+	// Version names the state of the screen: two reads with equal
+	// versions saw no change in between, not even one the hierarchy does
+	// not show (a style, a scroll offset). Empty when the device cannot
+	// tell; then only a screenshot can.
+	Version string
+	// Opaque says the screen shows content whose changes Version does not
+	// see (a canvas, a video, a frame from elsewhere).
+	Opaque bool
+}
+
 // Locator mocks the device's location.
 type Locator interface {
 	SetLocation(ctx context.Context, latitude, longitude float64) error

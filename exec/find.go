@@ -236,61 +236,69 @@ func distance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// settle waits until two hierarchy reads in a row are equal, at most ten
-// reads (Maestro's generic settle), and returns the last one.
-func (r *run) settle(ctx context.Context) (*Node, error) {
-	prev, err := r.dev.Hierarchy(ctx)
-	if err != nil {
-		return nil, deviceErr(err, "read the screen")
-	}
-	for range 9 {
-		if err := r.clock.Sleep(ctx, r.cfg.PollInterval); err != nil {
-			return prev, err
-		}
-		cur, err := r.dev.Hierarchy(ctx)
-		if err != nil {
-			return nil, deviceErr(err, "read the screen")
-		}
-		if equalTrees(prev, cur) {
-			return cur, nil
-		}
-		prev = cur
-	}
-	return prev, nil
+// settle waits until the screen stops changing (Maestro's generic settle:
+// two equal hierarchy reads in a row, at most ten reads) and returns the
+// last read.
+func (r *run) settle(ctx context.Context) (Settled, error) {
+	return r.settleFor(ctx, nil)
 }
 
 // settleFor is settle with a command's waitToSettleTimeoutMs: without one
 // it is the generic ten reads; with one, reads continue until two in a row
 // are equal or the time is up, so a screen that never stops animating
 // costs the command that timeout instead of ten polls (Maestro §2.7).
-func (r *run) settleFor(ctx context.Context, timeoutMs *int) (*Node, error) {
-	if timeoutMs == nil {
-		return r.settle(ctx)
+// A SettledReader device waits on its side instead, as long as the reads
+// would have taken: one call.
+func (r *run) settleFor(ctx context.Context, timeoutMs *int) (Settled, error) {
+	if sr, ok := r.dev.(SettledReader); ok {
+		timeout := 9 * r.cfg.PollInterval
+		if timeoutMs != nil {
+			timeout = time.Duration(max(*timeoutMs, 0)) * time.Millisecond
+		}
+		s, err := sr.ReadSettled(ctx, timeout)
+		if err != nil {
+			return Settled{}, deviceErr(err, "read the screen")
+		}
+		return s, nil
 	}
-	deadline := r.clock.Now().Add(time.Duration(max(*timeoutMs, 0)) * time.Millisecond)
+	reads := 10
+	var deadline time.Time
+	if timeoutMs != nil {
+		deadline = r.clock.Now().Add(time.Duration(max(*timeoutMs, 0)) * time.Millisecond)
+	}
+	more := func(done int) bool {
+		if timeoutMs != nil {
+			return r.clock.Now().Before(deadline)
+		}
+		return done < reads
+	}
 	prev, err := r.dev.Hierarchy(ctx)
 	if err != nil {
-		return nil, deviceErr(err, "read the screen")
+		return Settled{}, deviceErr(err, "read the screen")
 	}
-	for r.clock.Now().Before(deadline) {
-		if err := r.clock.Sleep(ctx, min(r.cfg.PollInterval, deadline.Sub(r.clock.Now()))); err != nil {
-			return prev, err
+	for done := 1; more(done); done++ {
+		pause := r.cfg.PollInterval
+		if timeoutMs != nil {
+			pause = min(pause, deadline.Sub(r.clock.Now()))
+		}
+		if err := r.clock.Sleep(ctx, pause); err != nil {
+			return Settled{Root: prev}, err
 		}
 		cur, err := r.dev.Hierarchy(ctx)
 		if err != nil {
-			return nil, deviceErr(err, "read the screen")
+			return Settled{}, deviceErr(err, "read the screen")
 		}
 		if equalTrees(prev, cur) {
-			return cur, nil
+			return Settled{Root: cur, Still: true}, nil
 		}
 		prev = cur
 	}
-	return prev, nil
+	return Settled{Root: prev}, nil
 }
 
 // tapElement is Maestro's tap algorithm (§2.8): settle, refresh the
-// element's bounds, tap its centre, and tap again once when neither the
-// hierarchy nor the screenshot changed.
+// element's bounds, tap its centre, and tap again once when the screen did
+// not change.
 func (r *run) tapElement(ctx context.Context, f *found, t *canonical.Tap) error {
 	before, err := r.settleFor(ctx, t.WaitToSettleTimeoutMs)
 	if err != nil {
@@ -298,7 +306,7 @@ func (r *run) tapElement(ctx context.Context, f *found, t *canonical.Tap) error 
 	}
 	target := *f.node.Bounds
 	var same []*Node
-	for _, n := range flatten(before).nodes {
+	for _, n := range flatten(before.Root).nodes {
 		if sameAttributes(n, f.node) && n.Bounds != nil {
 			same = append(same, n)
 		}
@@ -309,12 +317,21 @@ func (r *run) tapElement(ctx context.Context, f *found, t *canonical.Tap) error 
 	return r.tapAt(ctx, target.Center(), t, before)
 }
 
-func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, before *Node) error {
+// tapAt taps p and, with retryIfNoChange, once more when the screen did
+// not change. Maestro tells from the hierarchy and, when that is equal,
+// from a screenshot taken before the tap. A device whose settled reads
+// carry a version tells from the versions too, and needs the screenshots
+// only when the screen shows content the version cannot see.
+func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, before Settled) error {
 	attempts := 1
 	if t.RetryIfNoChange {
 		attempts = 2
 	}
-	shotBefore, _ := r.dev.Screenshot(ctx)
+	shots := before.Version == "" || before.Opaque
+	var shotBefore []byte
+	if shots {
+		shotBefore, _ = r.dev.Screenshot(ctx)
+	}
 	for attempt := 0; attempt < attempts; attempt++ {
 		if err := r.tapOnce(ctx, p, t); err != nil {
 			return err
@@ -323,8 +340,11 @@ func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, be
 		if err != nil {
 			return err
 		}
-		if !equalTrees(before, after) {
+		if !equalTrees(before.Root, after.Root) || after.Version != before.Version {
 			return nil
+		}
+		if !shots {
+			continue
 		}
 		shotAfter, _ := r.dev.Screenshot(ctx)
 		if !bytes.Equal(shotBefore, shotAfter) {

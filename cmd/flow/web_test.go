@@ -13,21 +13,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flow-runner/flow/exec/webdriver"
+	"github.com/flow-runner/flow/internal/browsertest"
 )
 
 // needBrowser skips without a local chromium and chromedriver, or fails
-// when FLOW_REQUIRE_BROWSER=1 (CI), and serves the web test pages: the
+// when FLOW_REQUIRE_BROWSER=1 (CI), holds the machine's browser lock for
+// the test (see internal/browsertest), and serves the web test pages: the
 // login form of exec/webdriver/testdata and a page whose text appears
 // after 2 s.
 func needBrowser(t *testing.T) string {
 	t.Helper()
-	if _, _, err := webdriver.FindLocal("", ""); err != nil {
-		if os.Getenv("FLOW_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("FLOW_REQUIRE_BROWSER=1 but the browser is missing: %v", err)
-		}
-		t.Skipf("no local browser: %v", err)
+	browsertest.Require(t)
+	unlock, err := browsertest.Lock()
+	if err != nil {
+		t.Fatalf("browser lock: %v", err)
 	}
+	t.Cleanup(unlock)
 	mux := http.NewServeMux()
 	mux.Handle("/login.html", http.FileServer(http.Dir("../../exec/webdriver/testdata")))
 	mux.HandleFunc("/slow.html", func(w http.ResponseWriter, r *http.Request) {

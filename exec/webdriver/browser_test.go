@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"sort"
 	"sync"
@@ -15,28 +14,31 @@ import (
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/webdriver"
+	"github.com/flow-runner/flow/internal/browsertest"
 	"github.com/flow-runner/flow/planner"
 )
 
 // The browser tests share one headless Chromium for the whole test binary:
 // starting a session costs about a second and a half, and CI has two
-// cores. They never run in parallel with each other. Without chromium and
-// chromedriver they skip with the reason; FLOW_REQUIRE_BROWSER=1 (CI) turns
-// the skip into a failure.
+// cores. They never run in parallel with each other, and the binary holds
+// the machine's browser lock (internal/browsertest) from the first browser
+// test to the end, so no other package's browsers share the cores with the
+// timing tests. Without chromium and chromedriver they skip with the
+// reason; FLOW_REQUIRE_BROWSER=1 (CI) turns the skip into a failure.
 var shared struct {
-	once sync.Once
-	dev  *webdriver.Device
-	srv  *httptest.Server
-	open time.Duration
-	err  error
-	skip string
+	once   sync.Once
+	dev    *webdriver.Device
+	srv    *httptest.Server
+	open   time.Duration
+	err    error
+	unlock func()
 }
 
 func browser(t *testing.T) (*webdriver.Device, string) {
 	t.Helper()
+	browsertest.Require(t)
 	shared.once.Do(func() {
-		if _, _, err := webdriver.FindLocal("", ""); err != nil {
-			shared.skip = err.Error()
+		if shared.unlock, shared.err = browsertest.Lock(); shared.err != nil {
 			return
 		}
 		shared.srv = httptest.NewServer(http.FileServer(http.Dir("testdata")))
@@ -46,12 +48,6 @@ func browser(t *testing.T) (*webdriver.Device, string) {
 		shared.dev, shared.err = webdriver.Open(ctx, webdriver.Config{})
 		shared.open = time.Since(start)
 	})
-	if shared.skip != "" {
-		if os.Getenv("FLOW_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("FLOW_REQUIRE_BROWSER=1 but the browser is missing: %s", shared.skip)
-		}
-		t.Skip("no local browser: " + shared.skip)
-	}
 	if shared.err != nil {
 		t.Fatalf("open the browser: %v", shared.err)
 	}
@@ -65,6 +61,9 @@ func closeBrowser() {
 	}
 	if shared.srv != nil {
 		shared.srv.Close()
+	}
+	if shared.unlock != nil {
+		shared.unlock()
 	}
 }
 
@@ -390,7 +389,7 @@ func TestBrowserLatencies(t *testing.T) {
 		t.Logf("%-34s median %6.1f ms, max %6.1f ms (n=%d)", name, ds[len(ds)/2], ds[len(ds)-1], n)
 	}
 	measure("hierarchy (login page)", 10, func() error { _, err := dev.Hierarchy(ctx); return err })
-	measure("settled hierarchy (still page)", 10, func() error { _, _, err := dev.SettledHierarchy(ctx, time.Second); return err })
+	measure("settled read (still page)", 10, func() error { dev.Client(); _, err := dev.ReadSettled(ctx, time.Second); return err })
 	measure("tap (touch down/up)", 10, func() error { return dev.Tap(ctx, canonical.Point{X: 5, Y: 800}) })
 	measure("screenshot (1170×2532 PNG)", 5, func() error { _, err := dev.Screenshot(ctx); return err })
 	measure("inputText (10 characters)", 5, func() error { return dev.InputText(ctx, "abcdefghij") })

@@ -90,12 +90,16 @@ type Device struct {
 	adapt       bool
 	drift       map[driftKey]float64
 	lastGesture GestureTiming
-	closed      bool
+	// keep is the last settled read while it may stand in for a new one
+	// (see ReadSettled).
+	keep   *keptRead
+	closed bool
 }
 
 var (
-	_ exec.Device = (*Device)(nil)
-	_ exec.Closer = (*Device)(nil)
+	_ exec.Device        = (*Device)(nil)
+	_ exec.Closer        = (*Device)(nil)
+	_ exec.SettledReader = (*Device)(nil)
 )
 
 // Open starts or connects to the browser, creates the session and
@@ -202,7 +206,12 @@ func describe(s Session, endpoint string, local bool) exec.DeviceInfo {
 
 // Client is the device's WebDriver client, for callers that need a command
 // the device does not wrap (tests read their pages through it).
-func (d *Device) Client() *Client { return d.client }
+func (d *Device) Client() *Client {
+	// Whoever sends through the client may change the page.
+	d.changed()
+	d.keep = nil
+	return d.client
+}
 
 // RoundTrips counts the WebDriver requests the device has sent.
 func (d *Device) RoundTrips() int64 { return d.client.RoundTrips() }
@@ -267,11 +276,15 @@ func (n *domNode) node() *exec.Node {
 // Hierarchy reads the page's element tree in one round trip (see
 // hierarchyScript for what each attribute is), and the viewport with it.
 func (d *Device) Hierarchy(ctx context.Context) (*exec.Node, error) {
+	if s, ok := d.kept(); ok {
+		return s.Root, nil
+	}
 	var raw string
 	if err := d.read(ctx, func() error { return d.client.Execute(ctx, hierarchyScript, nil, true, &raw) }); err != nil {
 		return nil, err
 	}
-	return d.decodeHierarchy(raw)
+	root, _, err := d.decodeHierarchy(raw)
+	return root, err
 }
 
 // read runs a read-only page script, repeating it up to three times,
@@ -298,40 +311,81 @@ func (d *Device) read(ctx context.Context, script func() error) error {
 	return err
 }
 
-func (d *Device) decodeHierarchy(raw string) (*exec.Node, error) {
+func (d *Device) decodeHierarchy(raw string) (root *exec.Node, opaque bool, err error) {
 	var page struct {
-		W, H float64
-		Root *domNode
+		W, H   float64
+		Opaque bool
+		Root   *domNode
 	}
 	if err := json.Unmarshal([]byte(raw), &page); err != nil || page.Root == nil {
-		return nil, canonical.Errorf(canonical.CodeCommandFailed, "the page's hierarchy could not be read: %v", err).
+		return nil, false, canonical.Errorf(canonical.CodeCommandFailed, "the page's hierarchy could not be read: %v", err).
 			WithHint("the page may have navigated while it was read; the next read usually succeeds")
 	}
 	d.vp = &canonical.Viewport{Width: page.W, Height: page.H}
-	return page.Root.node(), nil
+	return page.Root.node(), page.Opaque, nil
 }
 
-// SettledHierarchy waits in the page, in one round trip, until nothing has
+// ReadSettled waits in the page, in one round trip, until nothing has
 // changed for three frames (no DOM mutation, no scrolling, no finite
 // animation or transition running, the document loaded) or timeout has
-// passed, and then reads the hierarchy; settled says which happened
-// (LastSettle has the details). It is what Maestro's settle loop
-// (hierarchy reads 200 ms apart until two are equal) asks, answered by the
-// page instead of by polling. Its signature uses exec types only, so an
-// optional exec interface can offer it to the runtime.
-func (d *Device) SettledHierarchy(ctx context.Context, timeout time.Duration) (root *exec.Node, settled bool, err error) {
+// passed, and then reads the hierarchy (LastSettle has the details of the
+// wait). It is what Maestro's settle loop (hierarchy reads 200 ms apart
+// until two are equal) asks, answered by the page instead of by polling,
+// with the page's change version (see settledScript) for the runtime's
+// retry-if-no-change.
+//
+// A read of a still page is kept: until the device sends anything else,
+// for freshFor, ReadSettled and Hierarchy answer with it and send
+// nothing. The runtime settles after one step and reads again at the
+// start of the next, a millisecond later; the second read would cost a
+// round trip and could only see what the first saw.
+func (d *Device) ReadSettled(ctx context.Context, timeout time.Duration) (exec.Settled, error) {
+	if s, ok := d.kept(); ok {
+		return s, nil
+	}
 	var res struct {
 		Settle
-		Tree string `json:"tree"`
+		Tree    string `json:"tree"`
+		Version string `json:"version"`
 	}
 	if err := d.read(ctx, func() error {
 		return d.client.ExecuteAsync(ctx, settledScript, []any{3, timeout.Milliseconds()}, true, timeout+time.Second, &res)
 	}); err != nil {
-		return nil, false, err
+		return exec.Settled{}, err
 	}
 	d.last = res.Settle
-	root, err = d.decodeHierarchy(res.Tree)
-	return root, res.Settled, err
+	root, opaque, err := d.decodeHierarchy(res.Tree)
+	if err != nil {
+		return exec.Settled{}, err
+	}
+	s := exec.Settled{Root: root, Still: res.Settled, Version: res.Version, Opaque: opaque}
+	if s.Still {
+		d.keep = &keptRead{read: s, trips: d.client.RoundTrips(), at: time.Now()}
+	}
+	return s, nil
+}
+
+// freshFor is how long a settled read is kept (see ReadSettled): shorter
+// than the runtime's 200 ms poll, so a lookup that polls always reads
+// the page again.
+const freshFor = 100 * time.Millisecond
+
+// keptRead is a settled read and the round-trip count just after it.
+type keptRead struct {
+	read  exec.Settled
+	trips int64
+	at    time.Time
+}
+
+// kept is the kept settled read, if nothing was sent since and it is
+// fresh.
+func (d *Device) kept() (exec.Settled, bool) {
+	k := d.keep
+	if k == nil || k.trips != d.client.RoundTrips() || time.Since(k.at) >= freshFor {
+		d.keep = nil
+		return exec.Settled{}, false
+	}
+	return k.read, true
 }
 
 // LastSettle reports how the last wait in the page (SettleScroll or

@@ -179,7 +179,12 @@ type tripCounter struct {
 	dev   *webdriver.Device
 	start int64
 	steps []string
-	trips map[string]int64
+	trips []stepTrips
+}
+
+type stepTrips struct {
+	command string
+	trips   int64
 }
 
 func (c *tripCounter) StepStarted(_ *canonical.Flow, _ canonical.Command, _ string, _ int) {
@@ -187,7 +192,9 @@ func (c *tripCounter) StepStarted(_ *canonical.Flow, _ canonical.Command, _ stri
 }
 
 func (c *tripCounter) StepFinished(_ *canonical.Flow, s exec.StepResult, desc string) {
-	c.steps = append(c.steps, fmt.Sprintf("%-40s %2d round trips, %4d ms", desc, c.dev.RoundTrips()-c.start, s.DurationMs))
+	n := c.dev.RoundTrips() - c.start
+	c.steps = append(c.steps, fmt.Sprintf("%-40s %2d round trips, %4d ms", desc, n, s.DurationMs))
+	c.trips = append(c.trips, stepTrips{s.Command, n})
 }
 
 // memFiles keeps written artifacts.
@@ -256,8 +263,12 @@ func runFlow(t *testing.T, dev *webdriver.Device, flow *canonical.Flow, lookup t
 	return res, counter, artifacts
 }
 
-// A Maestro web flow passes end to end on the real browser, and (f) the
-// round trips of each step are counted.
+// A Maestro web flow passes end to end on the real browser, and (f) every
+// tap on a selector costs two round trips through the runtime's Maestro
+// tap algorithm: the tap and the settled read after it. The lookup and
+// the settle before the tap use the settled read the step before ended
+// with, and retry-if-no-change compares the page's change versions
+// instead of screenshots.
 func TestBrowserLoginFlowPasses(t *testing.T) {
 	dev, base := browser(t)
 	res, counter, _ := runFlow(t, dev, loginFlow(base, "Welcome, ada@example.com!"), 17*time.Second)
@@ -266,6 +277,18 @@ func TestBrowserLoginFlowPasses(t *testing.T) {
 	}
 	if res.Status != exec.StatusPassed {
 		t.Fatalf("the login flow %s: %+v", res.Status, res.Error)
+	}
+	taps := 0
+	for _, s := range counter.trips {
+		if s.command == "tapOn" {
+			taps++
+			if s.trips > 2 {
+				t.Errorf("a tapOn took %d round trips, want at most 2", s.trips)
+			}
+		}
+	}
+	if taps != 3 {
+		t.Errorf("counted %d taps: %+v", taps, counter.trips)
 	}
 }
 
@@ -458,34 +481,65 @@ func TestBrowserInputUnicode(t *testing.T) {
 	}
 }
 
-// SettledHierarchy answers at once on a still page and waits out a page
-// that keeps changing.
-func TestBrowserSettledHierarchy(t *testing.T) {
+// ReadSettled answers at once on a still page, waits out a page that keeps
+// changing, keeps a still read until something is sent, and versions the
+// page: a change the hierarchy does not show still changes the version.
+func TestBrowserReadSettled(t *testing.T) {
 	dev, base := browser(t)
 	load(t, dev, base+"/login.html")
 	ctx := ctxFor(t)
 	before := dev.RoundTrips()
 	start := time.Now()
-	root, settled, err := dev.SettledHierarchy(ctx, 2*time.Second)
-	if err != nil || !settled || find(root, byID("email")) == nil {
-		t.Fatalf("still page: %+v, %v", dev.LastSettle(), err)
-	}
-	if n := dev.RoundTrips() - before; n != 1 {
-		t.Errorf("%d round trips", n)
+	s, err := dev.ReadSettled(ctx, 2*time.Second)
+	if err != nil || !s.Still || find(s.Root, byID("email")) == nil || s.Version == "" || s.Opaque {
+		t.Fatalf("still page: %+v %+v, %v", s, dev.LastSettle(), err)
 	}
 	quick := time.Since(start)
 	if quick > 500*time.Millisecond {
 		t.Errorf("a still page took %s to settle", quick)
 	}
+	// Kept: the next reads send nothing.
+	again, err := dev.ReadSettled(ctx, 2*time.Second)
+	if err != nil || again.Version != s.Version {
+		t.Fatalf("second read %+v, %v", again, err)
+	}
+	if _, err := dev.Hierarchy(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := dev.RoundTrips() - before; n != 1 {
+		t.Errorf("three reads of a still page took %d round trips, want 1", n)
+	}
+	// Stale after freshFor: read again, same version, nothing changed.
+	time.Sleep(150 * time.Millisecond)
+	later, err := dev.ReadSettled(ctx, 2*time.Second)
+	if err != nil || later.Version != s.Version || dev.RoundTrips()-before != 2 {
+		t.Errorf("a read 150 ms later: version %q (was %q), %d round trips, %v", later.Version, s.Version, dev.RoundTrips()-before, err)
+	}
+	// A class change: the tree is the same, the version is not.
 	var v any
+	if err := dev.Client().Execute(ctx, "document.body.classList.add('dark'); return 0", nil, false, &v); err != nil {
+		t.Fatal(err)
+	}
+	styled, err := dev.ReadSettled(ctx, 2*time.Second)
+	if err != nil || styled.Version == s.Version {
+		t.Errorf("a class change kept the version %q (%v)", styled.Version, err)
+	}
+	// A canvas makes the page opaque to versions.
+	if err := dev.Client().Execute(ctx, `const c = document.createElement('canvas'); c.width = 50; c.height = 50;
+		document.body.appendChild(c); return 0`, nil, false, &v); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := dev.ReadSettled(ctx, 2*time.Second); err != nil || !c.Opaque {
+		t.Errorf("a page with a canvas: opaque %v (%v)", c.Opaque, err)
+	}
 	if err := dev.Client().Execute(ctx, `let i = 0; window.__tick = setInterval(() => {
 		document.getElementById('error').textContent = 'tick ' + (i++); }, 30); return 0`, nil, false, &v); err != nil {
 		t.Fatal(err)
 	}
 	defer dev.Client().Execute(ctx, "clearInterval(window.__tick); return 0", nil, false, &v)
 	start = time.Now()
-	_, settled, err = dev.SettledHierarchy(ctx, 600*time.Millisecond)
-	if err != nil || settled {
+	moving, err := dev.ReadSettled(ctx, 600*time.Millisecond)
+	if err != nil || moving.Still {
 		t.Errorf("a page changing every 30 ms settled (%+v, %v)", dev.LastSettle(), err)
 	}
 	if d := time.Since(start); d < 550*time.Millisecond || d > 2*time.Second {

@@ -25,7 +25,9 @@ package webdriver
 //     scrolls).
 //
 // Elements Maestro skips are skipped: script, noscript, br, img, svg, g,
-// path, plus style and template, which never render.
+// path, plus style and template, which never render. opaque says a
+// visible canvas, video or embedded frame is on screen: content whose
+// changes neither the tree nor the change counter (settledScript) sees.
 const hierarchyScript = `
 const SKIP = new Set(['SCRIPT','NOSCRIPT','BR','IMG','SVG','G','PATH','STYLE','TEMPLATE']);
 const NOVALUE = new Set(['checkbox', 'radio', 'hidden', 'file', 'range', 'color']);
@@ -50,6 +52,8 @@ const shown = (el, st) => {
   return true;
 };
 const scrolls = (v) => v === 'auto' || v === 'scroll' || v === 'overlay';
+const OPAQUE = new Set(['CANVAS', 'VIDEO', 'IFRAME', 'EMBED', 'OBJECT']);
+let opaque = false;
 const walk = (el, clip, out) => {
   if (SKIP.has(el.tagName.toUpperCase())) return;
   const st = getComputedStyle(el);
@@ -67,6 +71,7 @@ const walk = (el, clip, out) => {
   const kids = [];
   for (const c of el.children) walk(c, inner, kids);
   if (clipped || !shown(el, st)) { for (const k of kids) out.push(k); return; }
+  if (OPAQUE.has(el.tagName.toUpperCase())) opaque = true;
   const bx = Math.round(x1), by = Math.round(y1);
   const n = {b: [bx, by, Math.round(x2) - bx, Math.round(y2) - by], c: el.tagName.toLowerCase()};
   const t = textOf(el); if (t) n.t = t;
@@ -89,7 +94,7 @@ if (document.body) walk(document.body, [-INF, -INF, INF, INF], roots);
 let root = roots.length === 1 && roots[0].c === 'body' ? roots[0] : {b: [0, 0, vw, vh], c: 'body', ch: roots};
 const se = document.scrollingElement;
 if (!root.sc && se && (se.scrollHeight > se.clientHeight + 1)) root.sc = 'vertical';
-return JSON.stringify({w: vw, h: vh, loading: document.readyState !== 'complete', root: root});
+return JSON.stringify({w: vw, h: vh, loading: document.readyState !== 'complete', opaque: opaque, root: root});
 `
 
 // settledScript waits until the page has been quiet for arguments[0]
@@ -99,8 +104,22 @@ return JSON.stringify({w: vw, h: vh, loading: document.readyState !== 'complete'
 // hierarchyScript's JSON and why "quiet", "limit" or "watchdog".
 // Infinite animations (spinners) do not count: they change no element's
 // attributes or bounds, which is what Maestro's settle compares.
+//
+// The answer also carries version, "document:count": the document's own
+// random name and a counter that passive listeners, added once per
+// document, bump on every DOM mutation, scroll, input, change, toggle and
+// focus move. Equal versions mean nothing the page shows changed in
+// between, except inside opaque content; the runtime uses them where
+// Maestro compares screenshots.
 const settledScript = `
 const done = arguments[arguments.length - 1];
+if (!window.__flowChanges) {
+  const c = window.__flowChanges = {doc: Math.random().toString(36).slice(2), seq: 0};
+  const bump = () => { c.seq++; };
+  new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  for (const t of ['scroll', 'input', 'change', 'toggle', 'focusin', 'focusout']) document.addEventListener(t, bump, {capture: true, passive: true});
+  if (window.visualViewport) { visualViewport.addEventListener('scroll', bump); visualViewport.addEventListener('resize', bump); }
+}
 const quiet = arguments[0], limit = arguments[1];
 const start = performance.now();
 let changed = false, still = 0, frames = 0, over = false;
@@ -115,7 +134,9 @@ const finish = (settled, why) => {
   over = true;
   mo.disconnect();
   document.removeEventListener('scroll', mark, {capture: true});
-  done({settled: settled, ms: Math.round(performance.now() - start), frames: frames, why: why, tree: (function () {` + hierarchyScript + `})()});
+  const tree = (function () {` + hierarchyScript + `})();
+  done({settled: settled, ms: Math.round(performance.now() - start), frames: frames, why: why, tree: tree,
+    version: window.__flowChanges.doc + ':' + window.__flowChanges.seq});
 };
 const tick = () => {
   if (over) return;

@@ -25,21 +25,27 @@ type Rule struct {
 // only cmd/flow sees everything.
 func Rules() map[string]Rule {
 	return map[string]Rule{
-		"canonical":         {},
-		"planner":           {Project: []string{"canonical"}},
-		"planner/plancases": {Project: []string{"canonical", "planner"}},
-		"compat":            {Project: []string{"canonical"}, ThirdParty: []string{"gopkg.in/yaml.v3"}},
-		"maestro":           {Project: []string{"canonical", "compat"}, ThirdParty: []string{"gopkg.in/yaml.v3", "github.com/santhosh-tekuri/jsonschema/v5"}},
-		"exec":              {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
-		"exec/js":           {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
-		"exec/report":       {Project: []string{"canonical", "exec"}},
-		"exec/sim":          {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
-		"exec/android":      {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
-		"exec/ios":          {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
-		"exec/webdriver":    {Project: []string{"canonical", "planner", "planner/plancases", "exec"}},
-		"cmd/flow":          {Project: []string{"*"}, ThirdParty: []string{"*"}},
-		"internal/archtest": {},
+		"canonical":            {},
+		"planner":              {Project: []string{"canonical"}},
+		"planner/plancases":    {Project: []string{"canonical", "planner"}},
+		"compat":               {Project: []string{"canonical"}, ThirdParty: []string{"gopkg.in/yaml.v3"}},
+		"maestro":              {Project: []string{"canonical", "compat"}, ThirdParty: []string{"gopkg.in/yaml.v3", "github.com/santhosh-tekuri/jsonschema/v5"}},
+		"exec":                 {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
+		"exec/js":              {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
+		"exec/report":          {Project: []string{"canonical", "exec"}},
+		"exec/sim":             {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
+		"exec/android":         {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
+		"exec/ios":             {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
+		"exec/webdriver":       {Project: []string{"canonical", "planner", "planner/plancases", "exec"}},
+		"cmd/flow":             {Project: []string{"*"}, ThirdParty: []string{"*"}},
+		"internal/archtest":    {},
+		"internal/browsertest": {Project: []string{"exec/webdriver"}},
 	}
+}
+
+// testOnlyProject may be imported by any package's _test.go files.
+func testOnlyProject() []string {
+	return []string{"internal/browsertest"}
 }
 
 // testOnlyThirdParty may appear in any package's _test.go files.
@@ -105,7 +111,7 @@ func ruleFor(pkg string, rules map[string]Rule) (Rule, bool) {
 func checkImport(pkg, dep, module string, rule Rule, isTest bool) string {
 	if dep == module || strings.HasPrefix(dep, module+"/") {
 		rel := strings.TrimPrefix(strings.TrimPrefix(dep, module), "/")
-		if rel == pkg || allowedProject(rel, rule.Project) {
+		if rel == pkg || allowedProject(rel, rule.Project) || (isTest && allowedProject(rel, testOnlyProject())) {
 			return ""
 		}
 		return pkg + " must not import " + rel

@@ -43,7 +43,8 @@ func TestCheckerCatchesForbiddenEdges(t *testing.T) {
 		"exec/sim/s.go":     file(module + "/exec/android"),
 		"exec/android/a.go": file("github.com/danielpaulus/go-ios/ios"),
 		"maestro/m.go":      file(module+"/compat", "gopkg.in/yaml.v3"),
-		"planner/p_test.go": file("github.com/gkampitakis/go-snaps/snaps"),
+		"planner/p_test.go": file("github.com/gkampitakis/go-snaps/snaps", module+"/internal/browsertest"),
+		"planner/q.go":      file(module + "/internal/browsertest"),
 		"newpkg/n.go":       file("fmt"),
 	}
 	problems, err := archtest.Check(tree, module, archtest.Rules())
@@ -57,6 +58,7 @@ func TestCheckerCatchesForbiddenEdges(t *testing.T) {
 		"exec/sim must not import exec/android (exec/sim/s.go)",
 		"newpkg has no place in the import graph (newpkg/n.go): add it to archtest.Rules",
 		"planner must not import exec (planner/p.go)",
+		"planner must not import internal/browsertest (planner/q.go)",
 	}
 	if strings.Join(problems, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(want, "\n"))
