@@ -50,8 +50,59 @@ const (
 	twoContactStepPx = 4
 )
 
-// calibrate measures the per-tick cost on a blank page, once per session:
-// calibrationReps one-contact gestures of calibrationTicks ticks of
+// Calibrate measures the per-tick cost now, unless it was measured or is
+// turned off (CapCalibrate). PerformGesture calls it before the first
+// gesture of a session, so a session that never swipes never pays for it.
+// It runs in a tab of its own, which is closed afterwards, so the page the
+// session shows keeps its state. An endpoint that cannot open tabs keeps
+// the defaults (Calibration.Problem says why); an error means the session
+// could not return to its tab.
+func (d *Device) Calibrate(ctx context.Context) error {
+	if !d.calibPending {
+		return nil
+	}
+	d.calibPending = false
+	start := time.Now()
+	defer func() { d.calib.Ms = time.Since(start).Milliseconds() }()
+	home, err := d.client.WindowHandle(ctx)
+	var tab string
+	if err == nil {
+		tab, err = d.client.NewWindow(ctx, "tab")
+	}
+	if err != nil {
+		d.calib.Problem = "the endpoint cannot open a tab to calibrate in: " + err.Error()
+		return nil
+	}
+	d.changed()
+	if err := d.client.SwitchToWindow(ctx, tab); err != nil {
+		return err
+	}
+	d.front(ctx)
+	d.calibrate(ctx)
+	// Closing the tab also drops the stale touch routing the two-contact
+	// gestures leave behind (see Device.multiTouched).
+	if err := d.client.CloseWindow(ctx); err != nil {
+		return err
+	}
+	if err := d.client.SwitchToWindow(ctx, home); err != nil {
+		return err
+	}
+	d.front(ctx)
+	d.changed()
+	return nil
+}
+
+// front focuses the current tab on Chromium: switching does not, and an
+// unfocused page gets no keyboard input and paces touch input
+// differently.
+func (d *Device) front(ctx context.Context) {
+	if d.chromium {
+		_ = d.client.ChromiumCDP(ctx, "Page.bringToFront", nil, nil)
+	}
+}
+
+// calibrate measures the per-tick cost on a blank page in the current
+// tab: calibrationReps one-contact gestures of calibrationTicks ticks of
 // duration 0, each tick moving far enough to leave the touch slop at once,
 // timed by the page's own event timestamps; then the same with two
 // contacts when multi-touch is on. Per gesture, the cost of a tick is the
@@ -60,26 +111,11 @@ const (
 // (the mean is kept).
 // Any failure keeps the defaults and says why in Calibration.Problem.
 func (d *Device) calibrate(ctx context.Context) {
-	start := time.Now()
-	defer func() { d.calib.Ms = time.Since(start).Milliseconds() }()
 	fail := func(why string) { d.calib.Problem = why }
 	if err := d.client.Navigate(ctx, "data:text/html;charset=utf-8,"+url.PathEscape(calibrationPage)); err != nil {
 		fail("cannot open the calibration page: " + err.Error())
 		return
 	}
-	defer func() {
-		// The two-contact gestures leave Chromium's touch routing stale for
-		// this tab (see Device.multiTouched): continue in a fresh one.
-		if d.multiTouch {
-			d.multiTouched = d.chromium
-		}
-		if d.multiTouched {
-			_ = d.freshTab(ctx, false)
-		} else {
-			_ = d.client.Navigate(ctx, "about:blank")
-		}
-		d.changed()
-	}()
 	vp, err := d.Viewport(ctx)
 	if err != nil {
 		fail(err.Error())

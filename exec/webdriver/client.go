@@ -522,6 +522,20 @@ func (c *Client) CloseWindow(ctx context.Context) error {
 	return c.do(ctx, call{method: http.MethodDelete, path: "/window", session: true}, nil)
 }
 
+// WindowHandle is the current tab's handle.
+func (c *Client) WindowHandle(ctx context.Context) (string, error) {
+	var h string
+	err := c.do(ctx, call{method: http.MethodGet, path: "/window", session: true, safe: true}, &h)
+	return h, err
+}
+
+// WindowHandles are the handles of the session's tabs.
+func (c *Client) WindowHandles(ctx context.Context) ([]string, error) {
+	var hs []string
+	err := c.do(ctx, call{method: http.MethodGet, path: "/window/handles", session: true, safe: true}, &hs)
+	return hs, err
+}
+
 // SwitchToWindow makes the tab with this handle current.
 func (c *Client) SwitchToWindow(ctx context.Context, handle string) error {
 	return c.do(ctx, call{method: http.MethodPost, path: "/window", session: true, safe: true,

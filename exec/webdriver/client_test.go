@@ -37,10 +37,13 @@ type rule struct {
 	drop int
 	// fail answers the first fail requests that match with a W3C
 	// "javascript error".
-	fail   int
-	status int
-	body   string
-	delay  time.Duration
+	fail int
+	// failFrom answers matching requests from the failFrom-th on (1-based)
+	// with a W3C "unknown error"; hits counts the matches so far.
+	failFrom, hits int
+	status         int
+	body           string
+	delay          time.Duration
 }
 
 // matches reads the rule as "METHOD /path-suffix" or "/path-suffix".
@@ -73,6 +76,15 @@ func (f *fakeW3C) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	drop, fail := false, false
+	if hit != nil {
+		hit.hits++
+	}
+	if hit != nil && hit.failFrom > 0 && hit.hits >= hit.failFrom {
+		f.mu.Unlock()
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, `{"value":{"error":"unknown error","message":"unknown error: the browser went away"}}`)
+		return
+	}
 	if hit != nil && hit.drop > 0 {
 		hit.drop--
 		drop = true

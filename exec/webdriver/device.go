@@ -27,9 +27,10 @@ const (
 	// is sent.
 	CapMultiTouch = "flow:multiTouch"
 	// CapCalibrate (bool, default true) measures the per-tick cost of
-	// pointer actions once per session, on a blank data: page, before the
-	// first navigation. False trusts the endpoint to keep time (no cost is
-	// subtracted).
+	// pointer actions once per session, in a tab of its own before the
+	// first gesture, and corrects each gesture from the duration the page
+	// observed of the ones before. False trusts the endpoint to keep time
+	// (no cost is subtracted, nothing is corrected).
 	CapCalibrate = "flow:calibrate"
 )
 
@@ -68,7 +69,13 @@ type Device struct {
 	info       exec.DeviceInfo
 	multiTouch bool
 	calib      Calibration
-	chromium   bool // the endpoint has chromedriver's DevTools bridge
+	// calibPending is set until the gesture timing is measured (see
+	// Calibrate).
+	calibPending bool
+	// devtools paces gestures through Chromium's DevTools instead of W3C
+	// actions (see CapTouchDispatch).
+	devtools bool
+	chromium bool // the endpoint has chromedriver's DevTools bridge
 	// vp is the viewport the last Hierarchy read, valid until the next
 	// command that can change the page.
 	vp *canonical.Viewport
@@ -102,8 +109,9 @@ var (
 	_ exec.SettledReader = (*Device)(nil)
 )
 
-// Open starts or connects to the browser, creates the session and
-// calibrates the gesture timing. Close must be called to end the session
+// Open starts or connects to the browser and creates the session; the
+// gesture timing is measured before the first gesture (see Calibrate).
+// Close must be called to end the session
 // (and, locally, chromedriver and the browser).
 func Open(ctx context.Context, cfg Config) (*Device, error) {
 	timeout := cfg.StartTimeout
@@ -172,9 +180,27 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 	if !local {
 		d.calib = Calibration{One: Options{Interpolate: true}, Two: Options{Interpolate: true}}
 	}
-	if own[CapCalibrate] != false {
+	switch own[CapTouchDispatch] {
+	case nil:
+		d.devtools = local
+	case DispatchDevTools:
+		d.devtools = true
+	case DispatchActions:
+	default:
+		_ = d.client.DeleteSession(context.WithoutCancel(ctx))
+		d.stopProcess()
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s is %v", CapTouchDispatch, own[CapTouchDispatch]).
+			WithHint(`use "` + DispatchDevTools + `" (Chromium's DevTools, paced by the wall clock) or "` + DispatchActions + `" (W3C pointer actions)`)
+	}
+	if d.devtools && !d.chromium {
+		_ = d.client.DeleteSession(context.WithoutCancel(ctx))
+		d.stopProcess()
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s %q needs a Chromium endpoint; this one is %s", CapTouchDispatch, DispatchDevTools, d.info.Name).
+			WithHint(`remove "` + CapTouchDispatch + `" or set it to "` + DispatchActions + `"`)
+	}
+	if !d.devtools && own[CapCalibrate] != false {
 		d.adapt = true
-		d.calibrate(ctx)
+		d.calibPending = true
 	}
 	return d, nil
 }
@@ -515,6 +541,15 @@ func (d *Device) learn(plan planner.Plan, key driftKey, drift float64, s Settle)
 	d.drift[key] = math.Max(-driftLimitMs, math.Min(driftLimitMs, next))
 }
 
+// TouchDispatch is how this session sends gestures: DispatchDevTools or
+// DispatchActions (see CapTouchDispatch).
+func (d *Device) TouchDispatch() string {
+	if d.devtools {
+		return DispatchDevTools
+	}
+	return DispatchActions
+}
+
 // LastGesture is what the page observed of the last PerformGesture.
 func (d *Device) LastGesture() GestureTiming { return d.lastGesture }
 
@@ -530,15 +565,20 @@ func (d *Device) admit(plan planner.Plan) error {
 		WithHint(`if the endpoint delivers multi-touch pointer actions, add "` + CapMultiTouch + `": true to the capabilities file`)
 }
 
-// PerformGesture lowers the plan with interpolation, this session's
-// measured tick cost and the drift earlier gestures showed (see learn),
-// keeps the page producing frames for the gesture,
-// sends it as one action sequence, and waits for any scrolling it started
-// to settle, so the next tap is not swallowed by a fling
-// (webdriver-chromium.md: a tap during a fling only stops it). Three round
-// trips.
+// PerformGesture keeps the page producing frames for the gesture, sends
+// it, and waits for any scrolling it started to settle, so the next tap is
+// not swallowed by a fling (webdriver-chromium.md: a tap during a fling
+// only stops it). With DevTools dispatch (see CapTouchDispatch) the
+// touches are paced by the wall clock, a round trip per frame. With W3C
+// actions the plan is lowered with interpolation, this session's measured
+// tick cost and the drift earlier gestures showed (see learn), sent as one
+// action sequence: three round trips. Either way the page's own record of
+// the gesture's duration is read back (LastGesture).
 func (d *Device) PerformGesture(ctx context.Context, plan planner.Plan) error {
 	if err := d.admit(plan); err != nil {
+		return err
+	}
+	if err := d.Calibrate(ctx); err != nil {
 		return err
 	}
 	d.changed()
@@ -556,17 +596,27 @@ func (d *Device) PerformGesture(ctx context.Context, plan planner.Plan) error {
 			return err
 		}
 	}
-	acts, err := d.Lowering(plan, touchNone)
-	if err != nil {
-		return err
-	}
-	if two && d.chromium {
-		d.multiTouched = true
-	}
 	key := keyOf(plan, touchNone)
 	drift := d.drift[key]
-	if err := d.perform(ctx, acts, lasts); err != nil {
-		return err
+	if d.devtools {
+		drift = 0
+		if two {
+			d.multiTouched = true
+		}
+		if err := d.dispatchPaced(ctx, plan); err != nil {
+			return err
+		}
+	} else {
+		acts, err := d.Lowering(plan, touchNone)
+		if err != nil {
+			return err
+		}
+		if two && d.chromium {
+			d.multiTouched = true
+		}
+		if err := d.perform(ctx, acts, lasts); err != nil {
+			return err
+		}
 	}
 	s, err := d.SettleScroll(ctx)
 	d.learn(plan, key, drift, s)
@@ -630,11 +680,7 @@ func (d *Device) freshTab(ctx context.Context, reload bool) error {
 	if err := d.client.SwitchToWindow(ctx, handle); err != nil {
 		return err
 	}
-	if d.chromium {
-		// Switching does not focus the tab; an unfocused page gets no
-		// keyboard input and paces touch input differently.
-		_ = d.client.ChromiumCDP(ctx, "Page.bringToFront", nil, nil)
-	}
+	d.front(ctx)
 	if current == "" || current == "about:blank" {
 		return nil
 	}

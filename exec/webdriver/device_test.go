@@ -347,3 +347,113 @@ func TestGestureDriftIgnoresUnseenTouches(t *testing.T) {
 		t.Errorf("%+v", g)
 	}
 }
+
+// touchEvent is one Input.dispatchTouchEvent the fake received.
+type touchEvent struct {
+	Type   string `json:"type"`
+	Points []struct {
+		X, Y float64
+		ID   int
+	} `json:"touchPoints"`
+}
+
+func touchEvents(t *testing.T, f *fakeW3C) []touchEvent {
+	t.Helper()
+	var out []touchEvent
+	for _, b := range f.bodies["POST /session/s1/goog/cdp/execute"] {
+		var call struct {
+			Cmd    string     `json:"cmd"`
+			Params touchEvent `json:"params"`
+		}
+		if err := json.Unmarshal([]byte(b), &call); err != nil {
+			t.Fatal(err)
+		}
+		if call.Cmd == "Input.dispatchTouchEvent" {
+			out = append(out, call.Params)
+		}
+	}
+	return out
+}
+
+// With DevTools dispatch a gesture is touch events, not an action
+// sequence: every contact down at the plan's start, moves along the plan
+// toward its end, a last move onto the plan's last samples, the release.
+func TestDevToolsDispatchFollowsThePlan(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome", "flow:multiTouch": true, "flow:touchDispatch": "devtools"},
+		rule{match: "/goog/cdp/execute", body: `{"value":{}}`})
+	if dev.TouchDispatch() != webdriver.DispatchDevTools {
+		t.Fatalf("dispatch %s", dev.TouchDispatch())
+	}
+	p := pinchPlan(t)
+	if err := dev.PerformGesture(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.bodies["POST /session/s1/actions"]); n != 0 {
+		t.Errorf("%d action sequences sent", n)
+	}
+	ev := touchEvents(t, f)
+	if len(ev) < 4 || ev[0].Type != "touchStart" || ev[len(ev)-1].Type != "touchEnd" || len(ev[len(ev)-1].Points) != 0 {
+		t.Fatalf("events %+v", ev)
+	}
+	for i, ptr := range p.Pointers {
+		first, last := ptr.Samples[0].Point, ptr.Samples[len(ptr.Samples)-1].Point
+		down, end := ev[0].Points[i], ev[len(ev)-2].Points[i]
+		if down.ID != ptr.PointerID || down.X != first.X || down.Y != first.Y || end.X != last.X || end.Y != last.Y {
+			t.Errorf("pointer %d went down at %+v and last moved to %+v; the plan says %+v → %+v", i, down, end, first, last)
+		}
+	}
+	// A pinch closes: each move brings the contacts no further apart.
+	gap := func(e touchEvent) float64 {
+		return math.Hypot(e.Points[1].X-e.Points[0].X, e.Points[1].Y-e.Points[0].Y)
+	}
+	for i := 1; i < len(ev)-1; i++ {
+		if ev[i].Type != "touchMove" || len(ev[i].Points) != 2 || gap(ev[i]) > gap(ev[i-1])+1e-9 {
+			t.Fatalf("event %d: %+v after %+v", i, ev[i], ev[i-1])
+		}
+	}
+}
+
+// A dispatch that fails once the touch is down cancels the touch and
+// reports the failure.
+func TestDevToolsDispatchCancelsOnFailure(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome", "flow:touchDispatch": "devtools"},
+		rule{match: "/goog/cdp/execute", body: `{"value":{}}`, failFrom: 3})
+	err := dev.PerformGesture(context.Background(), panPlan(t, 500, 0, -300))
+	if err == nil || !strings.Contains(err.Error(), "the browser went away") {
+		t.Fatalf("got %v", err)
+	}
+	ev := touchEvents(t, f)
+	if len(ev) != 4 || ev[0].Type != "touchStart" || ev[3].Type != "touchCancel" {
+		t.Errorf("events %+v; want start, two moves, cancel", ev)
+	}
+}
+
+// DevTools dispatch needs Chromium's bridge, and the capability takes only
+// its two values.
+func TestTouchDispatchCapability(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		caps map[string]any
+		want string
+	}{
+		{map[string]any{"browserName": "firefox", "flow:touchDispatch": "devtools"}, "needs a Chromium endpoint"},
+		{map[string]any{"browserName": "chrome", "flow:touchDispatch": "cdp"}, `use "devtools"`},
+	} {
+		f := newFake(t, rule{match: "POST /session", body: strings.Replace(sessionOK, "chrome", c.caps["browserName"].(string), 1)},
+			rule{match: "DELETE /session/s1", body: `{"value":null}`})
+		_, err := webdriver.Open(context.Background(), webdriver.Config{URL: f.srv.URL, Capabilities: c.caps})
+		ce, ok := canonical.AsError(err)
+		if !ok || ce.Code != canonical.CodeInvalidArgs || !strings.Contains(ce.Message+" "+ce.Hint, c.want) {
+			t.Errorf("%v: got %v", c.caps, err)
+		}
+		if f.count("DELETE /session/s1") != 1 {
+			t.Errorf("%v: the session was left open: %v", c.caps, f.seen)
+		}
+	}
+	dev, _ := remote(t, map[string]any{"browserName": "chrome"})
+	if dev.TouchDispatch() != webdriver.DispatchActions {
+		t.Errorf("a remote endpoint defaults to %s", dev.TouchDispatch())
+	}
+}
