@@ -368,6 +368,19 @@ func TestParseCapabilities(t *testing.T) {
 			t.Errorf("%s: %s", bad, ce.Code)
 		}
 	}
+	// flow's own keys are checked where the file is known, at their
+	// position.
+	for _, c := range []struct{ doc, msg, at, hint string }{
+		{"{\n  \"browserName\": \"chrome\",\n  \"flow:touchDispatch\": \"cdp\"\n}", "flow:touchDispatch is cdp", "caps.json:3:3", `"devtools" or "actions"`},
+		{`{"flow:multiTouch": "yes"}`, "flow:multiTouch is yes", "caps.json:1:2", "true or false"},
+		{`{"browserName": "chrome", "flow:multitouch": true}`, "unknown capability flow:multitouch", "caps.json:1:27", "flow:multiTouch"},
+	} {
+		_, err := webdriver.ParseCapabilities("caps.json", []byte(c.doc))
+		ce := coded(t, err)
+		if ce.Code != canonical.CodeInvalidArgs || ce.Message != c.msg || ce.Pos.String() != c.at || !strings.Contains(ce.Hint, c.hint) {
+			t.Errorf("%s: %s %q at %s, hint %q", c.doc, ce.Code, ce.Message, ce.Pos, ce.Hint)
+		}
+	}
 	data, _ := json.Marshal(caps)
 	if !strings.Contains(string(data), `"appium:deviceName":"Pixel"`) {
 		t.Errorf("round trip lost a key: %s", data)

@@ -423,40 +423,34 @@ func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 	return d.client.Screenshot(ctx)
 }
 
-// touchActions is one touch source's action list as a W3C body.
-func touchActions(actions ...PointerAction) Actions {
-	return Actions{Actions: []Source{newSource(0, actions)}}
-}
-
 // Tap is a W3C touch tap at p: down and up on one tick each, no pause,
 // which the page sees as touchstart/touchend, pointerdown/pointerup and
 // then the compatibility mouse events and click. Maestro's web driver
 // clicks with a mouse; flow taps with a finger because the emulated phone
 // has a touchscreen and pages written for phones listen for touches.
 func (d *Device) Tap(ctx context.Context, p canonical.Point) error {
-	d.changed()
-	if err := d.touchReady(ctx); err != nil {
-		return err
-	}
-	return d.perform(ctx, touchActions(
-		PointerAction{Type: PointerMove, X: p.X, Y: p.Y},
-		PointerAction{Type: PointerDown, Button: primary},
-		PointerAction{Type: PointerUp, Button: primary}), 0)
+	return d.press(ctx, p, 0)
 }
 
 // LongPress is touch down, a pause of hold, touch up. Headless Chromium
 // raises no contextmenu for it and the release still clicks
 // (webdriver-chromium.md): the page sees a long touch, nothing more.
 func (d *Device) LongPress(ctx context.Context, p canonical.Point, hold time.Duration) error {
+	return d.press(ctx, p, hold)
+}
+
+// press touches p for hold (none when 0) in one action sequence.
+func (d *Device) press(ctx context.Context, p canonical.Point, hold time.Duration) error {
 	d.changed()
 	if err := d.touchReady(ctx); err != nil {
 		return err
 	}
-	return d.perform(ctx, touchActions(
-		PointerAction{Type: PointerMove, X: p.X, Y: p.Y},
-		PointerAction{Type: PointerDown, Button: primary},
-		PointerAction{Type: Pause, Duration: int(hold.Milliseconds())},
-		PointerAction{Type: PointerUp, Button: primary}), hold)
+	acts := []PointerAction{{Type: PointerMove, X: p.X, Y: p.Y}, {Type: PointerDown, Button: primary}}
+	if hold > 0 {
+		acts = append(acts, PointerAction{Type: Pause, Duration: int(hold.Milliseconds())})
+	}
+	acts = append(acts, PointerAction{Type: PointerUp, Button: primary})
+	return d.perform(ctx, Actions{Actions: []Source{newSource(0, acts)}}, hold)
 }
 
 // Lowering returns the W3C body PerformGesture sends for a plan: the

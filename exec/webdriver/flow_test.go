@@ -293,9 +293,9 @@ func TestBrowserLoginFlowPasses(t *testing.T) {
 }
 
 // (f) A tap on a selector costs the device two round trips: one hierarchy
-// read (the viewport comes with it) and one touch tap. What the runtime's
-// Maestro tap algorithm adds around it (settle reads, screenshots) is
-// logged by TestBrowserLoginFlowPasses.
+// read (the viewport comes with it) and one touch tap. Through the
+// runtime's Maestro tap algorithm it is two as well (the tap and the
+// settled read after it); TestBrowserLoginFlowPasses asserts that.
 func TestBrowserTapOnSelectorRoundTrips(t *testing.T) {
 	dev, base := browser(t)
 	load(t, dev, base+"/login.html")

@@ -9,6 +9,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -308,7 +309,65 @@ func ParseCapabilities(name string, data []byte) (map[string]any, error) {
 		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "capabilities file %s is not valid: %s", name, msg).
 			WithHint(`write a JSON object, e.g. {"browserName":"chrome","flow:multiTouch":true}`)
 	}
+	if err := checkOwn(name, data, caps); err != nil {
+		return nil, err
+	}
 	return caps, nil
+}
+
+// ownValues are flow's own capabilities and what each accepts.
+var ownValues = map[string]string{
+	CapMultiTouch:    "true or false",
+	CapCalibrate:     "true or false",
+	CapTouchDispatch: `"` + DispatchDevTools + `" or "` + DispatchActions + `"`,
+}
+
+// checkOwn checks the file's top-level "flow:" keys, where the file can
+// still be named: an unknown key or a value of the wrong kind is reported
+// at its line and column.
+func checkOwn(name string, data []byte, caps map[string]any) error {
+	keys := make([]string, 0, len(caps))
+	for k := range caps {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !strings.HasPrefix(k, "flow:") {
+			continue
+		}
+		v := caps[k]
+		want, known := ownValues[k]
+		ok := known
+		switch k {
+		case CapMultiTouch, CapCalibrate:
+			_, ok = v.(bool)
+		case CapTouchDispatch:
+			ok = v == DispatchDevTools || v == DispatchActions
+		}
+		if ok {
+			continue
+		}
+		line, col := locate(data, `"`+k+`"`)
+		pos := canonical.Pos{File: name, Line: line, Col: col}
+		if !known {
+			return canonical.Errorf(canonical.CodeInvalidArgs, "unknown capability %s", k).At(pos).
+				WithHint("flow's own capabilities are " + CapMultiTouch + ", " + CapCalibrate + " and " + CapTouchDispatch +
+					"; other keys must not start with flow:")
+		}
+		return canonical.Errorf(canonical.CodeInvalidArgs, "%s is %v", k, v).At(pos).WithHint(k + " takes " + want)
+	}
+	return nil
+}
+
+// locate is the 1-based line and column of the first occurrence of s in
+// data (1:1 if absent).
+func locate(data []byte, s string) (line, col int) {
+	i := bytes.Index(data, []byte(s))
+	if i < 0 {
+		return 1, 1
+	}
+	line = 1 + bytes.Count(data[:i], []byte("\n"))
+	return line, i - bytes.LastIndexByte(data[:i], '\n')
 }
 
 func decodeJSON(data []byte, v any) error {
