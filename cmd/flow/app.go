@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -65,9 +67,15 @@ func newApp(env Env) *cli.App {
 		HideHelpCommand: true,
 		// urfave must never exit the process for us: run owns the exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return canonical.NewError(canonical.CodeInvalidArgs, err.Error()).
-				WithHint("run flow --help for usage")
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usageError(err, "flow", c.App.Flags)
+		},
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "version", Usage: "print flow's version, commit and Go version", DisableDefaultText: true}},
+		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				return printVersion(env.Stdout, false)
+			}
+			return groupAction(c, true)
 		},
 		Commands: []*cli.Command{
 			testCommand(env),
@@ -76,16 +84,25 @@ func newApp(env Env) *cli.App {
 			schemaCommand(env),
 			simCommand(env),
 			convertCommand(env),
+			versionCommand(env),
 		},
 	}
 	app.Commands = append(app.Commands, deviceCommands(env)...)
 	ownHelpFlags(app)
-	for _, c := range app.Commands {
-		c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
-			return canonical.NewError(canonical.CodeInvalidArgs, err.Error()).
-				WithHint("run flow " + cc.Command.Name + " --help for usage")
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			full := prefix + " " + c.Name
+			c.OnUsageError = func(cc *cli.Context, err error, _ bool) error {
+				return usageError(err, full, cc.Command.Flags)
+			}
+			if len(c.Subcommands) > 0 && c.Action == nil {
+				c.Action = func(cc *cli.Context) error { return groupAction(cc, false) }
+			}
+			walk(full, c.Subcommands)
 		}
 	}
+	walk("flow", app.Commands)
 	return app
 }
 
@@ -137,4 +154,110 @@ func ownHelpFlags(app *cli.App) {
 		}
 	}
 	walk(app.Commands)
+}
+
+// groupAction runs a command that only groups subcommands (flow itself,
+// flow sim): without arguments it prints the group's help; an argument
+// that names no subcommand is invalid input (exit 2) with a did-you-mean
+// hint, never urfave's "No help topic" internal error. At the top level,
+// flow help [COMMAND] prints help as --help does.
+func groupAction(c *cli.Context, root bool) error {
+	subs := c.App.Commands
+	if !root {
+		subs = c.Command.Subcommands
+	}
+	if !c.Args().Present() {
+		if root {
+			return cli.ShowAppHelp(c)
+		}
+		return cli.ShowSubcommandHelp(c)
+	}
+	name := c.Args().First()
+	if root && name == "help" {
+		switch topic := c.Args().Get(1); {
+		case topic == "":
+			return cli.ShowAppHelp(c)
+		case c.App.Command(topic) != nil:
+			return cli.ShowCommandHelp(c, topic)
+		default:
+			return unknownCommand("flow", topic, subs)
+		}
+	}
+	group := "flow"
+	if !root {
+		group = "flow " + c.Command.Name
+	}
+	return unknownCommand(group, name, subs)
+}
+
+// unknownCommand is the error for a command name the group does not have.
+func unknownCommand(group, name string, cmds []*cli.Command) *canonical.Error {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	e := canonical.Errorf(canonical.CodeInvalidArgs, "%s has no command %q", group, name).With("command", name)
+	if near := suggest(name, names); near != "" {
+		return e.WithHint(fmt.Sprintf("did you mean %s %s? Run %s --help to see the commands", group, near, group))
+	}
+	return e.WithHint("run " + group + " --help to see the commands")
+}
+
+// usageError is a flag parse error as INVALID_ARGS, suggesting the flag
+// that was probably meant.
+func usageError(err error, cmd string, flags []cli.Flag) *canonical.Error {
+	e := canonical.NewError(canonical.CodeInvalidArgs, err.Error())
+	if bad, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
+		bad = strings.TrimLeft(bad, "-")
+		var names []string
+		for _, f := range flags {
+			names = append(names, f.Names()...)
+		}
+		if near := suggest(bad, names); near != "" {
+			dashes := "--"
+			if len(near) == 1 {
+				dashes = "-"
+			}
+			return e.WithHint(fmt.Sprintf("did you mean %s%s? Run %s --help for usage", dashes, near, cmd))
+		}
+	}
+	return e.WithHint("run " + cmd + " --help for usage")
+}
+
+// suggest is the candidate a mistyped name most likely meant: the nearest
+// by edit distance, else one with two neighbouring letters swapped, else
+// the only candidate it starts.
+func suggest(s string, candidates []string) string {
+	if near := canonical.Closest(s, candidates); near != "" {
+		return near
+	}
+	for _, c := range candidates {
+		if swapped(s, c) {
+			return c
+		}
+	}
+	prefixed := ""
+	for _, c := range candidates {
+		if len(s) >= 2 && strings.HasPrefix(c, s) {
+			if prefixed != "" {
+				return ""
+			}
+			prefixed = c
+		}
+	}
+	return prefixed
+}
+
+// swapped reports whether a is b with two neighbouring letters swapped.
+func swapped(a, b string) bool {
+	if len(a) != len(b) || a == b {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }

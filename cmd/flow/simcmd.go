@@ -23,7 +23,10 @@ func simCommand(env Env) *cli.Command {
 			{
 				Name:  "reset",
 				Usage: "forget the saved state: the next command starts a fresh sim device",
-				Action: func(*cli.Context) error {
+				Action: func(c *cli.Context) error {
+					if err := noArgs(c, "flow sim reset"); err != nil {
+						return err
+					}
 					file := simStateFile(env.StateDir)
 					if file == "" {
 						return nil
@@ -40,7 +43,10 @@ func simCommand(env Env) *cli.Command {
 			{
 				Name:  "state",
 				Usage: "print where the saved state lives and whether it exists",
-				Action: func(*cli.Context) error {
+				Action: func(c *cli.Context) error {
+					if err := noArgs(c, "flow sim state"); err != nil {
+						return err
+					}
 					file := simStateFile(env.StateDir)
 					if _, err := os.Stat(file); err != nil {
 						fmt.Fprintf(env.Stdout, "%s (none yet)\n", file)
@@ -52,4 +58,14 @@ func simCommand(env Env) *cli.Command {
 			},
 		},
 	}
+}
+
+// noArgs refuses arguments a command does not take, so a typo is never
+// silently ignored.
+func noArgs(c *cli.Context, cmd string) error {
+	if c.Args().Present() {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "%s takes no arguments, got %q", cmd, c.Args().First()).
+			WithHint("run " + cmd + " --help for usage")
+	}
+	return nil
 }
