@@ -112,7 +112,29 @@ type call struct {
 	safe bool
 	// extra lengthens the timeout for a request that waits for the page.
 	extra time.Duration
+	// limit caps the reply's size in bytes; 0 is maxReply.
+	limit int64
 }
+
+// Reply size caps. An endpoint that streams without end (a proxy gone
+// wrong, a hostile server) must not take the machine's memory: flow reads
+// at most this much of a reply and fails with DEVICE_UNAVAILABLE. A
+// screenshot of a 4K screen is about 25 MB of PNG, a third more in
+// base64; everything else (hierarchies of very large pages included) fits
+// well within the smaller cap.
+const (
+	maxReply           = 16 << 20
+	maxScreenshotReply = 64 << 20
+)
+
+// tooLarge is a reply that passed its cap.
+type tooLarge struct{ limit int64 }
+
+func (e tooLarge) Error() string {
+	return fmt.Sprintf("the reply is larger than %s", sizeText(e.limit))
+}
+
+func sizeText(n int64) string { return fmt.Sprintf("%d MB", n>>20) }
 
 // W3C error names that mean the session, not the command, failed.
 var sessionErrors = map[string]bool{"invalid session id": true, "session not created": true}
@@ -164,6 +186,14 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 		if err == nil {
 			return c.decode(k, status, body, out)
 		}
+		var big tooLarge
+		if errors.As(err, &big) {
+			return canonical.Errorf(canonical.CodeDeviceUnavailable, "the WebDriver endpoint %s answered %s with more than %s",
+				c.base, c.name(k), sizeText(big.limit)).
+				With("reason", "WEBDRIVER_REPLY_TOO_LARGE").With("endpoint", c.base).With("command", c.name(k)).
+				With("limitBytes", big.limit).
+				WithHint("flow stops reading a reply at this size; the endpoint (or a proxy in front of it) is misbehaving").Wrap(err)
+		}
 		if attempt >= attempts || !connectionError(err) || ctx.Err() != nil {
 			return c.transportError(ctx, k, err)
 		}
@@ -202,9 +232,19 @@ func (c *Client) roundTrip(ctx context.Context, k call, url string, payload []by
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	limit := k.limit
+	if limit <= 0 {
+		limit = maxReply
+	}
+	if resp.ContentLength > limit {
+		return 0, nil, tooLarge{limit}
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return 0, nil, err
+	}
+	if int64(len(data)) > limit {
+		return 0, nil, tooLarge{limit}
 	}
 	return resp.StatusCode, data, nil
 }
@@ -297,8 +337,14 @@ func commandError(command string, status int, we w3cError) *canonical.Error {
 	}
 	return canonical.Errorf(code, "WebDriver %s failed: %s: %s", command, we.Error, msg).
 		With("w3cError", we.Error).With("w3cMessage", msg).With("command", command).With("httpStatus", status).
-		WithHint(hint)
+		WithHint(hint).Wrap(w3cCause{we})
 }
+
+// w3cCause keeps the whole W3C error object (the message's later lines
+// included) as the cause of its canonical error.
+type w3cCause struct{ w3cError }
+
+func (w w3cCause) Error() string { return w.w3cError.Error + ": " + w.Message }
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
@@ -345,10 +391,7 @@ func (c *Client) NewSession(ctx context.Context, caps map[string]any, timeout ti
 	}
 	var s Session
 	if err := c.do(ctx, call{method: http.MethodPost, path: "/session", body: body, extra: timeout}, &s); err != nil {
-		if ce, ok := canonical.AsError(err); ok && ce.Code != canonical.CodeDeviceUnavailable {
-			ce.Code = canonical.CodeDeviceUnavailable // no session, no device
-		}
-		return Session{}, err
+		return Session{}, c.sessionRefused(err)
 	}
 	if s.ID == "" {
 		return Session{}, canonical.NewError(canonical.CodeDeviceUnavailable, "the WebDriver endpoint created a session without an id").
@@ -356,6 +399,57 @@ func (c *Client) NewSession(ctx context.Context, caps map[string]any, timeout ti
 	}
 	c.session.Store(s.ID)
 	return s, nil
+}
+
+// sessionRefused is the error of a failed POST /session. No session is no
+// device (DEVICE_UNAVAILABLE); when the endpoint answered with a W3C error
+// it refused the session, so the message carries the endpoint's own words
+// in full (a driver's version mismatch is on its second line) and the
+// hint points at what usually causes a refusal, never at a session that
+// was lost: there was none.
+func (c *Client) sessionRefused(err error) error {
+	ce, ok := canonical.AsError(err)
+	if !ok {
+		return err
+	}
+	ce.Code = canonical.CodeDeviceUnavailable
+	name, _ := ce.Details["w3cError"].(string)
+	if name == "" {
+		return ce // a transport failure or a reply that is not WebDriver: their own hints hold
+	}
+	var full w3cError
+	if we, ok := ce.Err.(w3cCause); ok {
+		full = we.w3cError
+	}
+	said := oneLine(full.Message)
+	if said == "" {
+		said = fmt.Sprint(ce.Details["w3cMessage"])
+	}
+	ce.Message = fmt.Sprintf("the WebDriver endpoint %s refused to create a session: %s", c.base, clip(said, 600))
+	ce.With("reason", "WEBDRIVER_SESSION_REFUSED").With("endpoint", c.base).With("w3cMessage", clip(said, 600))
+	lower := strings.ToLower(said)
+	switch {
+	case strings.Contains(lower, "only supports") || strings.Contains(lower, "browser version") ||
+		strings.Contains(lower, "version of chromedriver"):
+		ce.Hint = "the driver and the browser are different versions: install the driver that matches the browser (for Chromium, chromedriver of the same major version)"
+	case strings.Contains(lower, "capabilit") || strings.Contains(lower, "no matching") || strings.Contains(lower, "provider") ||
+		strings.Contains(lower, "node"):
+		ce.Hint = "the endpoint has no browser or device matching the capabilities: check browserName, browserVersion and platformName in --capabilities against what it offers"
+	default:
+		ce.Hint = "the endpoint could not start a browser for these capabilities; its message says why. Check --capabilities (browserName, browserVersion, platformName), and that the endpoint's driver matches its browser version"
+	}
+	return ce
+}
+
+// oneLine joins a multi-line driver message into one line.
+func oneLine(s string) string {
+	var parts []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // DeleteSession ends the session (which closes the browser). Deleting is
@@ -424,7 +518,7 @@ func (c *Client) ReleaseActions(ctx context.Context) error {
 // Screenshot is a PNG of the viewport.
 func (c *Client) Screenshot(ctx context.Context) ([]byte, error) {
 	var b64 string
-	if err := c.do(ctx, call{method: http.MethodGet, path: "/screenshot", session: true, safe: true}, &b64); err != nil {
+	if err := c.do(ctx, call{method: http.MethodGet, path: "/screenshot", session: true, safe: true, limit: maxScreenshotReply}, &b64); err != nil {
 		return nil, err
 	}
 	png, err := base64.StdEncoding.DecodeString(b64)

@@ -386,3 +386,59 @@ func TestParseCapabilities(t *testing.T) {
 		t.Errorf("round trip lost a key: %s", data)
 	}
 }
+
+// TestSessionRefusedNamesTheCause: a refused session says the endpoint
+// refused it, in the endpoint's own full words (the driver's version
+// mismatch is on the message's second line), with a hint about driver
+// versions or capabilities, never that a session was lost.
+func TestSessionRefusedNamesTheCause(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, message string
+		said, hint    string
+	}{
+		{"version mismatch",
+			`session not created: This version of ChromeDriver only supports Chrome version 114\nCurrent browser version is 120.0.6099.109 with binary path /usr/bin/chromium`,
+			"Current browser version is 120.0.6099.109", "install the driver that matches the browser"},
+		{"no matching node",
+			`Could not start a new session. Could not start a new session. Unable to find provider for session: Capabilities {browserName: safari}`,
+			"Unable to find provider for session: Capabilities {browserName: safari}", "check browserName, browserVersion and platformName"},
+		{"browser failed", `session not created: Chrome failed to start: exited normally.`,
+			"Chrome failed to start: exited normally.", "--capabilities"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, rule{match: "POST /session", status: 500,
+				body: `{"value":{"error":"session not created","message":"` + tc.message + `"}}`})
+			cl := webdriver.NewClient(f.srv.URL, webdriver.ClientOptions{})
+			_, err := cl.NewSession(context.Background(), map[string]any{"browserName": "safari"}, time.Second)
+			ce := coded(t, err)
+			if ce.Code != canonical.CodeDeviceUnavailable || ce.Reason() != "WEBDRIVER_SESSION_REFUSED" {
+				t.Fatalf("got %s %v", ce.Code, ce.Details)
+			}
+			if !strings.Contains(ce.Message, "refused to create a session") || !strings.Contains(ce.Message, tc.said) ||
+				!strings.Contains(ce.Message, f.srv.URL) {
+				t.Errorf("message: %s", ce.Message)
+			}
+			if !strings.Contains(ce.Hint, tc.hint) || strings.Contains(ce.Hint, "gone") {
+				t.Errorf("hint: %s", ce.Hint)
+			}
+		})
+	}
+}
+
+// TestLostSessionSaysGone: a command on a session the endpoint no longer
+// knows keeps the "session is gone" hint.
+func TestLostSessionSaysGone(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, rule{match: "POST /session", body: sessionOK},
+		rule{match: "POST /url", status: 404, body: `{"value":{"error":"invalid session id","message":"invalid session id"}}`})
+	cl := webdriver.NewClient(f.srv.URL, webdriver.ClientOptions{})
+	if _, err := cl.NewSession(context.Background(), nil, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	ce := coded(t, cl.Navigate(context.Background(), "about:blank"))
+	if ce.Code != canonical.CodeDeviceUnavailable || !strings.Contains(ce.Hint, "session is gone") {
+		t.Errorf("got %s: %s", ce.Code, ce.Hint)
+	}
+}

@@ -166,8 +166,9 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 	sess, err := d.client.NewSession(ctx, caps, timeout)
 	if err != nil {
 		d.stopProcess()
-		if ce, ok := canonical.AsError(err); ok && local {
-			ce.WithHint("chromedriver could not start Chromium; check that chromium and chromium-driver are the same version")
+		if ce, ok := canonical.AsError(err); ok && local && ce.Reason() == "WEBDRIVER_SESSION_REFUSED" &&
+			!strings.Contains(ce.Hint, "different versions") {
+			ce.WithHint("chromedriver could not start Chromium (its message says why): check that chromium and chromium-driver are the same version and that Chromium runs here (chromium --headless --version)")
 		}
 		return nil, err
 	}
