@@ -35,8 +35,8 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "include-tags", Usage: "run only flows with one of these tags (comma-separated)"},
 			&cli.StringFlag{Name: "exclude-tags", Usage: "skip flows with one of these tags (comma-separated)"},
 			&cli.StringFlag{Name: "config", Usage: "workspace config file (default: config.yaml in the first folder given)"},
-			&cli.StringFlag{Name: "format", Usage: "report format: junit, json or html"},
-			&cli.StringFlag{Name: "output", Usage: "report file (default report.xml, report.json or report.html)"},
+			&cli.StringFlag{Name: "format", Usage: "report format: junit, json or html (default: from the --output extension)"},
+			&cli.StringFlag{Name: "output", Usage: "report file (default report.xml, report.json or report.html); .xml, .json or .html alone picks the format"},
 			&cli.StringFlag{Name: "test-suite-name", Value: "Test Suite", Usage: "JUnit testsuite name"},
 			&cli.StringFlag{Name: "artifacts", Usage: "folder for the screenshot and hierarchy of every failure"},
 			&cli.StringFlag{Name: "events", Usage: "write every device action as JSON lines to this file"},
@@ -96,8 +96,14 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		return o, canonical.Errorf(canonical.CodeInvalidArgs, "unknown report format %q", o.format).
 			WithHint("use --format junit, --format json or --format html")
 	}
-	if o.format != "" && o.output == "" {
+	switch {
+	case o.format != "" && o.output == "":
 		o.output = map[string]string{"junit": "report.xml", "json": "report.json", "html": "report.html"}[o.format]
+	case o.format == "" && o.output != "":
+		var err error
+		if o.format, err = reportFormatOf(o.output); err != nil {
+			return o, err
+		}
 	}
 	for _, kv := range c.StringSlice("env") {
 		k, v, ok := strings.Cut(kv, "=")
@@ -163,6 +169,9 @@ func runTest(c *cli.Context, env Env) error {
 	o.stateFile = simStateFile(env.StateDir)
 	plan, err := planInputs(o, env)
 	if err != nil {
+		return err
+	}
+	if err := checkOutputs(o, plan); err != nil {
 		return err
 	}
 	if o.shards > 1 && len(plan.Sequence) > 0 {

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// outputFixture is a small workspace: a flow with a subflow, a script and
+// a media file, and an .ad script.
+func outputFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.yaml": "appId: com.example.shop\n---\n- launchApp\n- runFlow: sub.yaml\n- runScript: setup.js\n- addMedia:\n    - cat.png\n",
+		"sub.yaml":  "appId: com.example.shop\n---\n- tapOn: Log in\n",
+		"setup.js":  "output.ok = true\n",
+		"cat.png":   "\x89PNG\r\n\x1a\n",
+		"run.ad":    "open \"com.example.shop\" --relaunch\n",
+		"plain":     "a file\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "folder"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestOutputsNeverClobberInputs: an output flag that names a file the run
+// reads, a folder where a file goes, a file where a folder goes, or the
+// same file as another output is refused with exit 2, the flag, the path
+// and a hint, before any flow starts; every input is left as it was.
+func TestOutputsNeverClobberInputs(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		args func(dir string) []string
+		want []string // in stderr
+	}{
+		{"report over the flow", func(d string) []string { return []string{"--output", j(d, "main.yaml"), "--format", "junit"} },
+			[]string{"--output " + j(d0, "main.yaml") + " would overwrite a flow this run reads", "hint: write the report to a file of its own"}},
+		{"report over a subflow", func(d string) []string { return []string{"--output", j(d, "sub.yaml"), "--format", "json"} },
+			[]string{"would overwrite a subflow this run reads"}},
+		{"report over a script", func(d string) []string { return []string{"--output", j(d, "setup.js"), "--format", "html"} },
+			[]string{"would overwrite a script this run reads"}},
+		{"events over a media file", func(d string) []string { return []string{"--events", j(d, "cat.png")} },
+			[]string{"--events", "would overwrite a media file this run reads", "hint: write the event log to a file of its own"}},
+		{"events over the flow, spelt differently", func(d string) []string {
+			return []string{"--events", strings.Join([]string{d, "folder", "..", "main.yaml"}, string(filepath.Separator))}
+		}, []string{"main.yaml would overwrite a flow this run reads\n"}},
+		{"recording over the flow", func(d string) []string { return []string{"--record", j(d, "main.yaml")} },
+			[]string{"--record", "would overwrite a flow", "hint: record to a new .ad file"}},
+		{"recording into the script it runs", func(d string) []string { return []string{j(d, "run.ad"), "--record", j(d, "run.ad")} },
+			[]string{"--record " + j(d0, "run.ad") + " would overwrite a flow this run reads"}},
+		{"artifacts on a flow", func(d string) []string { return []string{"--artifacts", j(d, "main.yaml")} },
+			[]string{"--artifacts " + j(d0, "main.yaml") + " is a file, not a folder", "hint: name a folder of its own"}},
+		{"artifacts under a file", func(d string) []string { return []string{"--artifacts", j(d, "plain", "out")} },
+			[]string{"--artifacts " + j(d0, "plain", "out") + " cannot be created: " + j(d0, "plain") + " is a file, not a folder"}},
+		{"report is a folder", func(d string) []string { return []string{"--output", j(d, "folder"), "--format", "json"} },
+			[]string{"--output " + j(d0, "folder") + " is a folder, not a file"}},
+		{"report under a file", func(d string) []string { return []string{"--output", j(d, "plain", "r.json")} },
+			[]string{"cannot be created: " + j(d0, "plain") + " is a file, not a folder"}},
+		{"report and events share a file", func(d string) []string {
+			return []string{"--output", j(d, "r.json"), "--events", strings.Join([]string{d, "folder", "..", "r.json"}, string(filepath.Separator))}
+		}, []string{"--output and --events both name", "hint: give each output its own file"}},
+		{"events and recording share a file", func(d string) []string { return []string{"--events", j(d, "x.ad"), "--record", j(d, "x.ad")} },
+			[]string{"--events and --record both name"}},
+		{"artifacts folder is the report", func(d string) []string { return []string{"--output", j(d, "out.xml"), "--artifacts", j(d, "out.xml")} },
+			[]string{"--output and --artifacts both name"}},
+		{"report inside the event log", func(d string) []string { return []string{"--events", j(d, "ev"), "--output", j(d, "ev", "r.json")} },
+			[]string{"--events " + j(d0, "ev") + " would be a file, but --output " + j(d0, "ev", "r.json") + " is inside it"}},
+		{"artifacts inside the report", func(d string) []string {
+			return []string{"--output", j(d, "r.xml"), "--artifacts", j(d, "r.xml", "art")}
+		},
+			[]string{"--artifacts " + j(d0, "r.xml", "art") + " is inside " + j(d0, "r.xml") + ", which --output writes as a file"}},
+		{"report format unknown", func(d string) []string { return []string{"--output", j(d, "r.txt")} },
+			[]string{"--output " + j(d0, "r.txt") + ": cannot tell the report format from the file name", "hint: add --format junit"}},
+	}
+	if runtime.GOOS != "windows" {
+		cases = append(cases, struct {
+			name string
+			args func(dir string) []string
+			want []string
+		}{"report through a symlink to the flow", func(d string) []string {
+			link := j(d, "link.xml")
+			if err := os.Symlink(j(d, "main.yaml"), link); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"--output", link}
+		}, []string{"--output " + j(d0, "link.xml") + " would overwrite a flow this run reads (" + j(d0, "main.yaml") + ")"}},
+			struct {
+				name string
+				args func(dir string) []string
+				want []string
+			}{"report on a hard link to the flow", func(d string) []string {
+				link := j(d, "hard.json")
+				if err := os.Link(j(d, "main.yaml"), link); err != nil {
+					t.Fatal(err)
+				}
+				return []string{"--output", link}
+			}, []string{"would overwrite a flow this run reads"}})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := outputFixture(t)
+			args := append([]string{"test", j(dir, "main.yaml")}, c.args(dir)...)
+			before := snapshotDir(t, dir)
+			r := runFlow(t, "", args...)
+			if r.code != 2 {
+				t.Fatalf("want exit 2:\n%s", r)
+			}
+			for _, w := range c.want {
+				if w = strings.ReplaceAll(w, d0, dir); !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r)
+				}
+			}
+			if strings.Contains(r.stdout, "[1/") {
+				t.Errorf("a flow started before the outputs were checked:\n%s", r)
+			}
+			if after := snapshotDir(t, dir); after != before {
+				t.Errorf("the refused run changed the workspace:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+		})
+	}
+}
+
+// d0 stands for the fixture folder in expected messages.
+const d0 = "\x00DIR\x00"
+
+func j(parts ...string) string { return filepath.Join(parts...) }
+
+// snapshotDir lists every file under dir with its content.
+func snapshotDir(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		info, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		b.WriteString(rel + " " + info.Mode().String())
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			b.WriteString(" " + string(data))
+		}
+		b.WriteString("\n")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestOutputFormatFromExtension: --output alone picks the report format
+// from the file name, in any case.
+func TestOutputFormatFromExtension(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	flow := "../../flows/demo/01-launch.yaml"
+	for _, name := range []string{"r.xml", "r.JSON", "r.html", "r.htm"} {
+		out := filepath.Join(dir, name)
+		r := runFlow(t, "", "test", flow, "--output", out)
+		if r.code != 0 || !strings.Contains(r.stdout, "report: "+out) {
+			t.Fatalf("%s: want a pass that names the report:\n%s", name, r)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatalf("%s: no report written: %v", name, err)
+		}
+		switch strings.ToLower(filepath.Ext(name)) {
+		case ".xml":
+			var suites struct {
+				XMLName xml.Name `xml:"testsuites"`
+			}
+			if err := xml.Unmarshal(data, &suites); err != nil {
+				t.Errorf("%s is not JUnit XML: %v", name, err)
+			}
+		case ".json":
+			var rep struct{ Summary *struct{ Passed int } }
+			if err := json.Unmarshal(data, &rep); err != nil || rep.Summary == nil || rep.Summary.Passed != 1 {
+				t.Errorf("%s is not the JSON report: %v\n%s", name, err, data)
+			}
+		default:
+			if !strings.HasPrefix(string(data), "<!DOCTYPE html>") {
+				t.Errorf("%s is not the HTML report:\n%.200s", name, data)
+			}
+		}
+	}
+}
