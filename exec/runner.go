@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -305,7 +307,7 @@ func (r *run) captureFailure(ctx context.Context) {
 	if r.cfg.Artifacts == nil || len(r.failedArtifacts) > 0 {
 		return
 	}
-	base := safeName(r.top.Name)
+	base := artifactBase(r.top, r.cfg.Shard)
 	if png, err := r.dev.Screenshot(ctx); err == nil {
 		name := base + "-failure.png"
 		if r.cfg.Artifacts.WriteFile(name, png) == nil {
@@ -320,10 +322,37 @@ func (r *run) captureFailure(ctx context.Context) {
 	}
 }
 
+// maxArtifactStem bounds the readable part of an artifact name, so every
+// name fits a file system's 255-byte limit whatever the flow's name.
+const maxArtifactStem = 64
+
+// artifactBase names a flow's failure artifacts: its name made file-safe
+// and cut to a readable length, then a short hash of the flow's file (and
+// the shard it ran on), so two flows never share artifacts even when they
+// have the same name, names that sanitise alike, or files called alike in
+// different folders.
+func artifactBase(f *canonical.Flow, shard int) string {
+	stem := safeName(f.Name)
+	if len(stem) > maxArtifactStem {
+		stem = stem[:maxArtifactStem]
+	}
+	sum := sha256.Sum256([]byte(path.Clean(f.File)))
+	base := stem + "-" + hex.EncodeToString(sum[:4])
+	if shard > 0 {
+		base += fmt.Sprintf("-shard%d", shard)
+	}
+	return base
+}
+
 func safeName(s string) string {
 	var b strings.Builder
 	for _, c := range s {
+		if b.Len() > maxArtifactStem {
+			break
+		}
 		switch {
+		case c == '.' && b.Len() == 0:
+			b.WriteByte('_') // not a hidden file
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
 			b.WriteRune(c)
 		default:

@@ -204,3 +204,89 @@ func TestOutputFormatFromExtension(t *testing.T) {
 		}
 	}
 }
+
+// TestArtifactNamesUniquePerFlow: flows with the same file name in
+// different folders, the same name:, names that sanitise alike and a
+// 5,000-character name each get their own, writable artifacts, and the
+// report points every flow at its own (the hierarchy of the flow that
+// failed on the login screen holds the email field; the others do not).
+func TestArtifactNamesUniquePerFlow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	home := "- launchApp\n- assertVisible: Nowhere\n"
+	login := "- launchApp\n- tapOn: Log in\n- assertVisible: Nowhere\n"
+	flows := []struct{ file, name, body string }{
+		{"a/login.yaml", "Login", home},
+		{"b/login.yaml", "Login", login},
+		{"c.yaml", "Log in?", home},
+		{"d.yaml", "Log in*", login},
+		{"e.yaml", strings.Repeat("long name ", 500), login},
+	}
+	var args []string
+	for _, f := range flows {
+		p := filepath.Join(dir, filepath.FromSlash(f.file))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("appId: com.example.shop\nname: \""+f.name+"\"\n---\n"+f.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, p)
+	}
+	art, out := filepath.Join(dir, "artifacts"), filepath.Join(dir, "report.json")
+	r := runFlow(t, "", append([]string{"test", "--artifacts", art, "--output", out}, args...)...)
+	if r.code != 1 {
+		t.Fatalf("want exit 1:\n%s", r)
+	}
+	var rep struct {
+		Flows []struct {
+			File      string
+			Artifacts []string
+		}
+	}
+	data, _ := os.ReadFile(out)
+	if err := json.Unmarshal(data, &rep); err != nil || len(rep.Flows) != len(flows) {
+		t.Fatalf("report: %v\n%s", err, data)
+	}
+	seen := map[string]string{}
+	for i, f := range rep.Flows {
+		if len(f.Artifacts) != 2 {
+			t.Fatalf("%s: want a screenshot and a hierarchy, got %v", f.File, f.Artifacts)
+		}
+		for _, a := range f.Artifacts {
+			if prev, dup := seen[a]; dup {
+				t.Errorf("%s and %s share the artifact %s", prev, f.File, a)
+			}
+			seen[a] = f.File
+			if len(a) > 120 {
+				t.Errorf("artifact name of %d bytes: %s", len(a), a)
+			}
+			if _, err := os.Stat(filepath.Join(art, a)); err != nil {
+				t.Errorf("%s: listed artifact not written: %v", f.File, err)
+			}
+		}
+		h, err := os.ReadFile(filepath.Join(art, f.Artifacts[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		onLogin := strings.Contains(string(h), `"email"`)
+		if want := flows[i].body == login; onLogin != want {
+			t.Errorf("%s points at the wrong hierarchy (login screen %v, want %v): %s", f.File, onLogin, want, f.Artifacts[1])
+		}
+	}
+	if entries, _ := os.ReadDir(art); len(entries) != 2*len(flows) {
+		t.Errorf("want %d artifact files, got %d", 2*len(flows), len(entries))
+	}
+}
+
+// TestArtifactsPerShard: with --shard-all the same flow fails on every
+// device; each device's artifacts are kept.
+func TestArtifactsPerShard(t *testing.T) {
+	t.Parallel()
+	art := filepath.Join(t.TempDir(), "artifacts")
+	r := runFlow(t, "", "test", "testdata/run/wrong-selector.yaml", "--shard-all", "2", "--artifacts", art)
+	if r.code != 1 {
+		t.Fatalf("want exit 1:\n%s", r)
+	}
+	if entries, _ := os.ReadDir(art); len(entries) != 4 {
+		t.Fatalf("want a screenshot and a hierarchy per shard, got %d files", len(entries))
+	}
+}

@@ -65,12 +65,16 @@ func TestWrongSelectorFails(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	png, err := os.ReadFile(filepath.Join(art, "Wrong_selector-failure.png"))
+	shots, _ := filepath.Glob(filepath.Join(art, "Wrong_selector-*-failure.png"))
+	if len(shots) != 1 {
+		t.Fatalf("want one failure screenshot named after the flow, got %v", shots)
+	}
+	png, err := os.ReadFile(shots[0])
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
 		t.Errorf("no failure screenshot: %v", err)
 	}
 	var h map[string]any
-	data, err := os.ReadFile(filepath.Join(art, "Wrong_selector-hierarchy.json"))
+	data, err := os.ReadFile(strings.TrimSuffix(shots[0], "-failure.png") + "-hierarchy.json")
 	if err != nil || json.Unmarshal(data, &h) != nil || h["children"] == nil {
 		t.Errorf("no failure hierarchy: %v", err)
 	}

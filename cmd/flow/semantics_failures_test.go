@@ -10,13 +10,20 @@ import (
 )
 
 // checkArtifacts: a failed flow leaves one screenshot and one hierarchy in
-// --artifacts, named after the flow and listed in the report.
+// --artifacts, named after the flow (and a hash of its file) and listed in
+// the report.
 func checkArtifacts(t *testing.T, r semResult, base string) {
 	t.Helper()
 	f := r.flow(t)
-	want := []string{base + "-failure.png", base + "-hierarchy.json"}
-	if !slices.Equal(f.Artifacts, want) {
-		t.Errorf("artifacts %v, want %v", f.Artifacts, want)
+	var want []string
+	if len(f.Artifacts) == 2 {
+		hash := strings.TrimSuffix(strings.TrimPrefix(f.Artifacts[0], base+"-"), "-failure.png")
+		if len(hash) == 8 && strings.Trim(hash, "0123456789abcdef") == "" {
+			want = []string{base + "-" + hash + "-failure.png", base + "-" + hash + "-hierarchy.json"}
+		}
+	}
+	if !slices.Equal(f.Artifacts, want) || want == nil {
+		t.Fatalf("artifacts %v, want %s-HASH-failure.png and %s-HASH-hierarchy.json", f.Artifacts, base, base)
 	}
 	png, err := os.ReadFile(filepath.Join(r.artifacts, want[0]))
 	if err != nil || !strings.HasPrefix(string(png), "\x89PNG\r\n\x1a\n") {

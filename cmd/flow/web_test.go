@@ -97,7 +97,11 @@ func TestWebLoginFlow(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	png, err := os.ReadFile(filepath.Join(artifacts, "login-bad-failure.png"))
+	shots, _ := filepath.Glob(filepath.Join(artifacts, "login-bad-*-failure.png"))
+	if len(shots) != 1 {
+		t.Fatalf("want one failure screenshot named after the flow, got %v", shots)
+	}
+	png, err := os.ReadFile(shots[0])
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 		t.Fatalf("want a failure screenshot in the artifacts: %v", err)
 	}

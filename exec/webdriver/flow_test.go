@@ -332,11 +332,14 @@ func TestBrowserLoginFlowFailsWithScreenshot(t *testing.T) {
 		res.Error.Pos.Line != 9 {
 		t.Errorf("error %s: %s at %v", res.Error.Code, res.Error.Message, res.Error.Pos)
 	}
-	png := files.files["login-failure.png"]
+	if len(res.Artifacts) != 2 || !strings.HasPrefix(res.Artifacts[0], "login-") || !strings.HasSuffix(res.Artifacts[0], "-failure.png") {
+		t.Fatalf("want the failure screenshot and hierarchy named after the flow; artifacts %v", res.Artifacts)
+	}
+	png := files.files[res.Artifacts[0]]
 	if len(png) < 1000 || string(png[1:4]) != "PNG" {
 		t.Errorf("no failure screenshot (%d bytes); artifacts %v", len(png), res.Artifacts)
 	}
-	if _, ok := files.files["login-hierarchy.json"]; !ok {
+	if _, ok := files.files[res.Artifacts[1]]; !ok {
 		t.Errorf("no failure hierarchy; artifacts %v", res.Artifacts)
 	}
 }
