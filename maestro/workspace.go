@@ -140,6 +140,10 @@ type PlanOptions struct {
 	// instead of failing the plan, so a run can report them next to the
 	// flows that did run. Maestro fails the whole plan.
 	KeepGoing bool
+	// Skip drops files found in folders that are not flows although their
+	// names say so (the CLI's sim app models). Files named explicitly are
+	// never skipped.
+	Skip func(file string) bool
 }
 
 // BrokenFlow is a selected flow file that could not be loaded.
@@ -149,13 +153,17 @@ type BrokenFlow struct {
 }
 
 // ExecutionPlan is what flow test runs: the ordered sequence of
-// executionOrder.flowsOrder first, then every other selected flow.
+// executionOrder.flowsOrder first, then every other selected flow, then
+// the selected .ad scripts, which the caller loads.
 type ExecutionPlan struct {
 	Config            WorkspaceConfig
 	Sequence          []*canonical.Flow
 	Flows             []*canonical.Flow
+	Scripts           []string
 	ContinueOnFailure bool
 	Broken            []BrokenFlow
+	// Warnings are the loader's warnings for every file the plan read.
+	Warnings []*canonical.Error
 }
 
 // All is every flow of the plan in run order.
@@ -167,46 +175,109 @@ func planError(format string, args ...any) *canonical.Error {
 	return canonical.Errorf(canonical.CodeInvalidArgs, format, args...)
 }
 
-// Plan selects and orders the flows of the given files and folders the way
-// Maestro's workspace planner does: a single file runs alone; otherwise the
-// config's globs pick top-level flows from each folder, explicit files are
-// always kept, tags filter, and flowsOrder runs first. Every selected flow
-// is loaded in full; any problem fails the plan with all problems listed.
-// Folders are walked in sorted order, so runs are reproducible (Maestro
-// uses unsorted file-system order).
-func (l *Loader) Plan(inputs []string, opts PlanOptions) (*ExecutionPlan, error) {
+// Workspace is what a set of inputs selects before any file is loaded:
+// the one answer flow test and flow check share to "which files are
+// flows?".
+type Workspace struct {
+	// Inputs are the paths given, cleaned. Maestro's media rule searches
+	// them: folders recursively, files as themselves.
+	Inputs []string
+	// Single is one regular file given alone: it runs alone, and Maestro
+	// reads no workspace config for it, filters no tags and applies no
+	// media rule.
+	Single bool
+	Config WorkspaceConfig
+	// Files are the selected Maestro flows: the files given (in the order
+	// given), then each folder's files its flows globs match, sorted.
+	Files []string
+	// Scripts are the .ad scripts selected by the same rules.
+	Scripts []string
+}
+
+// Discover selects the flow files of the given files and folders the way
+// Maestro's workspace planner does (maestro-reference §4.2): a single file
+// alone; otherwise the files given if their names are flow names, and the
+// files of each folder that the config's flows globs match. .ad scripts
+// are selected like flow files.
+func (l *Loader) Discover(inputs []string, opts PlanOptions) (*Workspace, error) {
+	ws := &Workspace{Config: defaultConfig()}
 	for _, in := range inputs {
 		if _, err := l.src.Stat(in); err != nil {
 			return nil, planError("flow path %s does not exist", in).WithHint("give flow files or folders that exist")
 		}
+		ws.Inputs = append(ws.Inputs, path.Clean(in))
 	}
-	if len(inputs) == 1 {
-		if info, _ := l.src.Stat(inputs[0]); !info.IsDir() {
-			file := path.Clean(inputs[0])
-			f, err := l.Load(file)
-			var le *LoadError
-			if err != nil && opts.KeepGoing && errors.As(err, &le) {
-				return &ExecutionPlan{Config: defaultConfig(), ContinueOnFailure: true,
-					Broken: []BrokenFlow{{File: file, Problems: le.Problems}}}, nil
+	if len(ws.Inputs) == 1 {
+		if info, _ := l.src.Stat(ws.Inputs[0]); info.Mode().IsRegular() {
+			ws.Single = true
+			if isScriptName(ws.Inputs[0]) {
+				ws.Scripts = ws.Inputs
+			} else {
+				ws.Files = ws.Inputs
 			}
-			if err != nil {
-				return nil, err
-			}
-			return &ExecutionPlan{Config: defaultConfig(), Flows: []*canonical.Flow{f}, ContinueOnFailure: true}, nil
+			return ws, nil
 		}
 	}
-	cfg, err := l.workspaceConfig(inputs, opts.ConfigFile)
+	var err error
+	if ws.Config, err = l.workspaceConfig(ws.Inputs, opts.ConfigFile); err != nil {
+		return nil, err
+	}
+	if err := l.candidates(ws, opts.Skip); err != nil {
+		return nil, err
+	}
+	return ws, nil
+}
+
+// Plan selects (Discover) and orders the flows of the given files and
+// folders the way Maestro's workspace planner does: a single file runs
+// alone; otherwise the config's globs pick top-level flows from each folder,
+// explicit files are always kept, tags filter, and flowsOrder runs first.
+// Every selected flow is loaded in full; any problem fails the plan with all
+// problems listed. Folders are walked in sorted order, so runs are
+// reproducible (Maestro uses unsorted file-system order).
+func (l *Loader) Plan(inputs []string, opts PlanOptions) (*ExecutionPlan, error) {
+	ws, err := l.Discover(inputs, opts)
 	if err != nil {
 		return nil, err
 	}
-	candidates, err := l.candidates(inputs, cfg)
-	if err != nil {
-		return nil, err
+	return l.PlanWorkspace(ws, opts)
+}
+
+// PlanWorkspace loads every file Discover selected, filters tags, orders
+// the flows and applies the workspace rules (addMedia inside the
+// workspace). The plan carries the warnings of every file read.
+func (l *Loader) PlanWorkspace(ws *Workspace, opts PlanOptions) (*ExecutionPlan, error) {
+	plan, err := l.plan(ws, opts)
+	if plan != nil {
+		plan.Warnings = l.warnings
 	}
+	return plan, err
+}
+
+func (l *Loader) plan(ws *Workspace, opts PlanOptions) (*ExecutionPlan, error) {
+	if ws.Single {
+		plan := &ExecutionPlan{Config: ws.Config, ContinueOnFailure: true, Scripts: ws.Scripts}
+		if len(ws.Files) == 0 {
+			return plan, nil
+		}
+		file := ws.Files[0]
+		f, err := l.Load(file)
+		var le *LoadError
+		if err != nil && opts.KeepGoing && errors.As(err, &le) {
+			plan.Broken = []BrokenFlow{{File: file, Problems: le.Problems}}
+			return plan, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		plan.Flows = []*canonical.Flow{f}
+		return plan, nil
+	}
+	cfg := ws.Config
 	var loaded []*canonical.Flow
 	var problems []*canonical.Error
 	var broken []BrokenFlow
-	for _, file := range candidates {
+	for _, file := range ws.Files {
 		f, err := l.Load(file)
 		if err != nil {
 			var le *LoadError
@@ -221,9 +292,6 @@ func (l *Loader) Plan(inputs []string, opts PlanOptions) (*ExecutionPlan, error)
 	if len(problems) > 0 && !opts.KeepGoing {
 		return nil, &LoadError{Problems: problems}
 	}
-	if problems := l.mediaOutsideWorkspace(inputs, loaded); len(problems) > 0 {
-		return nil, &LoadError{Problems: problems}
-	}
 	include := append(append([]string{}, opts.IncludeTags...), cfg.IncludeTags...)
 	exclude := append(append([]string{}, opts.ExcludeTags...), cfg.ExcludeTags...)
 	var selected []*canonical.Flow
@@ -232,13 +300,23 @@ func (l *Loader) Plan(inputs []string, opts PlanOptions) (*ExecutionPlan, error)
 			selected = append(selected, f)
 		}
 	}
-	if len(selected) == 0 && len(broken) == 0 {
+	var scripts []string
+	if tagged(nil, include, exclude) {
+		// .ad scripts have no tags: an include filter drops them, as it
+		// drops untagged flows.
+		scripts = ws.Scripts
+	}
+	if len(selected) == 0 && len(scripts) == 0 && len(broken) == 0 {
 		return nil, planError("no flows left after the tag filter (include: %s; exclude: %s)",
 			listOrNone(include), listOrNone(exclude)).WithHint("check --include-tags/--exclude-tags and the tags: of your flows")
 	}
-	plan := &ExecutionPlan{Config: cfg, ContinueOnFailure: cfg.ContinueOnFailure, Broken: broken}
+	plan := &ExecutionPlan{Config: cfg, ContinueOnFailure: cfg.ContinueOnFailure, Broken: broken, Scripts: scripts}
+	var err error
 	if plan.Sequence, plan.Flows, err = order(selected, cfg); err != nil {
 		return nil, err
+	}
+	if problems := l.MediaOutsideWorkspace(ws, selected); len(problems) > 0 {
+		return nil, &LoadError{Problems: problems}
 	}
 	return plan, nil
 }
@@ -287,27 +365,33 @@ func (l *Loader) workspaceConfig(inputs []string, explicit string) (WorkspaceCon
 	return defaultConfig(), nil
 }
 
-// candidates are explicit flow files (in the order given) and, per folder,
-// the flow files its globs match (sorted).
-func (l *Loader) candidates(inputs []string, cfg WorkspaceConfig) ([]string, error) {
-	var out []string
+// candidates fills ws.Files and ws.Scripts: the files given whose names
+// are flow names (in the order given) and, per folder, the files its globs
+// match (sorted).
+func (l *Loader) candidates(ws *Workspace, skip func(string) bool) error {
 	seen := map[string]bool{}
 	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		if isScriptName(p) {
+			ws.Scripts = append(ws.Scripts, p)
+		} else {
+			ws.Files = append(ws.Files, p)
 		}
 	}
 	foundAny := false
 	var globs []*regexp.Regexp
-	for _, g := range cfg.Flows {
+	for _, g := range ws.Config.Flows {
 		globs = append(globs, globRegexp(g))
 	}
-	for _, in := range inputs {
-		in = path.Clean(in)
+	for _, in := range ws.Inputs {
 		info, _ := l.src.Stat(in)
 		if !info.IsDir() {
-			if isFlowName(path.Base(in)) {
+			// Maestro keeps a file given only if it is a regular file with a
+			// flow name.
+			if info.Mode().IsRegular() && (isFlowName(path.Base(in)) || isScriptName(in)) {
 				add(in)
 				foundAny = true
 			}
@@ -315,10 +399,13 @@ func (l *Loader) candidates(inputs []string, cfg WorkspaceConfig) ([]string, err
 		}
 		files, err := walkFlows(l.src, in)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		foundAny = foundAny || len(files) > 0
 		for _, f := range files {
+			if skip != nil && skip(f) {
+				continue
+			}
+			foundAny = true
 			rel := strings.TrimPrefix(f, in+"/")
 			for _, g := range globs {
 				if g.MatchString(rel) {
@@ -329,20 +416,22 @@ func (l *Loader) candidates(inputs []string, cfg WorkspaceConfig) ([]string, err
 		}
 	}
 	if !foundAny {
-		return nil, planError("the folders given hold no flow files").WithHint("flow files end in .yaml or .yml")
+		return planError("the folders given hold no flow files").WithHint("flow files end in .yaml or .yml (.ad for scripts)")
 	}
-	if len(out) == 0 {
-		if len(cfg.Flows) == 1 && cfg.Flows[0] == "*" {
-			return nil, planError("the top-level folders hold no flows (flows in subfolders are not run by default)").
+	if len(ws.Files)+len(ws.Scripts) == 0 {
+		if len(ws.Config.Flows) == 1 && ws.Config.Flows[0] == "*" {
+			return planError("the top-level folders hold no flows (flows in subfolders are not run by default)").
 				WithHint("move flows to the top level, or set flows: [\"**\"] in config.yaml")
 		}
-		return nil, planError("flow inclusion patterns matched no flow files: %s", strings.Join(cfg.Flows, ", ")).
+		return planError("flow inclusion patterns matched no flow files: %s", strings.Join(ws.Config.Flows, ", ")).
 			WithHint("patterns are relative to the workspace folder; * stays in one folder, ** crosses folders")
 	}
-	return out, nil
+	return nil
 }
 
-// walkFlows lists the flow files under dir, recursively, sorted.
+// walkFlows lists the flow files and .ad scripts under dir, recursively
+// and sorted. Like Maestro's walk it enters hidden folders and does not
+// follow links to folders; a link to a file counts as that file.
 func walkFlows(src Source, dir string) ([]string, error) {
 	var out []string
 	var walk func(string) error
@@ -354,14 +443,15 @@ func walkFlows(src Source, dir string) ([]string, error) {
 		for _, e := range entries {
 			full := path.Join(d, e.Name())
 			if e.IsDir() {
-				if !strings.HasPrefix(e.Name(), ".") {
-					if err := walk(full); err != nil {
-						return err
-					}
+				if err := walk(full); err != nil {
+					return err
 				}
 				continue
 			}
-			if e.Type()&fs.ModeType == 0 && isFlowName(e.Name()) {
+			if !isFlowName(e.Name()) && !isScriptName(e.Name()) {
+				continue
+			}
+			if regular(src, full, e) {
 				out = append(out, full)
 			}
 		}
@@ -374,16 +464,28 @@ func walkFlows(src Source, dir string) ([]string, error) {
 	return out, nil
 }
 
-// isFlowName: .yaml/.yml files except workspace config files.
-func isFlowName(name string) bool {
-	lower := strings.ToLower(name)
-	ext := path.Ext(lower)
-	return (ext == ".yaml" || ext == ".yml") && strings.TrimSuffix(lower, ext) != "config"
+// regular reports whether a folder entry is a regular file, following a
+// link as Maestro's isRegularFile does.
+func regular(src Source, full string, e fs.DirEntry) bool {
+	switch {
+	case e.Type().IsRegular():
+		return true
+	case e.Type()&fs.ModeSymlink != 0:
+		info, err := src.Stat(full)
+		return err == nil && info.Mode().IsRegular()
+	}
+	return false
 }
 
-// FlowFiles lists the flow files under dir, recursively and sorted, as
-// flow check uses them.
-func FlowFiles(src Source, dir string) ([]string, error) { return walkFlows(src, dir) }
+// isFlowName is Maestro's flow file name rule (workspace/Filters.kt): the
+// extension is yaml or yml and the stem is not config, both case-sensitive.
+func isFlowName(name string) bool {
+	ext := path.Ext(name)
+	return (ext == ".yaml" || ext == ".yml") && strings.TrimSuffix(path.Base(name), ext) != "config"
+}
+
+// isScriptName reports an .ad script, which flow selects like a flow file.
+func isScriptName(name string) bool { return strings.EqualFold(path.Ext(name), ".ad") }
 
 // globRegexp turns a workspace glob into a regexp over slash paths relative
 // to the workspace: * and ? stay inside one folder, ** crosses folders,
@@ -465,22 +567,31 @@ func order(flows []*canonical.Flow, cfg WorkspaceConfig) ([]*canonical.Flow, []*
 	return seq, rest, nil
 }
 
-// mediaOutsideWorkspace is Maestro's workspace rule for addMedia: a media
-// file a top-level command adds must exist inside the workspace folders
-// (matched by file name), because a cloud run uploads only the workspace.
-func (l *Loader) mediaOutsideWorkspace(inputs []string, flows []*canonical.Flow) []*canonical.Error {
-	names := map[string]bool{}
-	dirs := 0
-	for _, in := range inputs {
-		if info, err := l.src.Stat(in); err != nil || !info.IsDir() {
-			continue
+// FlowFiles lists the Maestro flow files under dir, recursively and
+// sorted, whatever the globs say (the repository's corpus tests).
+func FlowFiles(src Source, dir string) ([]string, error) {
+	all, err := walkFlows(src, dir)
+	var out []string
+	for _, f := range all {
+		if isFlowName(path.Base(f)) {
+			out = append(out, f)
 		}
-		dirs++
-		l.allFileNames(path.Clean(in), names)
 	}
-	if dirs == 0 {
+	return out, err
+}
+
+// MediaOutsideWorkspace is Maestro's workspace rule for addMedia
+// (YamlCommandsPathValidator): every file a top-level addMedia of a
+// selected flow adds must share its name with something inside the inputs
+// (a folder given is searched recursively, a file given is only itself),
+// because a cloud run uploads only those. A single file given alone is
+// exempt, as in Maestro.
+func (l *Loader) MediaOutsideWorkspace(ws *Workspace, flows []*canonical.Flow) []*canonical.Error {
+	if ws.Single {
 		return nil
 	}
+	var names map[string]bool
+	folders := false
 	var out []*canonical.Error
 	for _, f := range flows {
 		for _, c := range f.Commands {
@@ -489,27 +600,49 @@ func (l *Loader) mediaOutsideWorkspace(inputs []string, flows []*canonical.Flow)
 				continue
 			}
 			for _, file := range am.Files {
-				if !names[path.Base(file)] {
-					out = append(out, canonical.Errorf(canonical.CodeInvalidArgs,
-						"addMedia file %q is not inside the workspace", path.Base(file)).At(am.Pos).
-						WithHint("move the file into the workspace folder: Maestro runs only what the workspace holds"))
+				if names == nil {
+					names = map[string]bool{}
+					for _, in := range ws.Inputs {
+						folders = l.allNames(in, names) || folders
+					}
 				}
+				if names[path.Base(file)] {
+					continue
+				}
+				hint := "move the file into the workspace folder: Maestro runs only what the workspace holds"
+				if !folders {
+					hint = "give the folder that holds the flows and their media instead of the flow files: with only files given, Maestro's workspace is those files"
+				}
+				out = append(out, canonical.Errorf(canonical.CodeInvalidArgs,
+					"addMedia file %q is not inside the workspace", path.Base(file)).At(am.Pos).WithHint(hint))
 			}
 		}
 	}
 	return out
 }
 
-func (l *Loader) allFileNames(dir string, into map[string]bool) {
-	entries, err := l.src.ReadDir(dir)
-	if err != nil {
-		return
+// allNames adds the name of p and, for a folder, of everything under it
+// (Files.walk: folders too, without following links); it reports whether
+// p is a folder.
+func (l *Loader) allNames(p string, into map[string]bool) bool {
+	into[path.Base(p)] = true
+	info, err := l.src.Stat(p)
+	if err != nil || !info.IsDir() {
+		return false
 	}
-	for _, e := range entries {
-		if e.IsDir() {
-			l.allFileNames(path.Join(dir, e.Name()), into)
-			continue
+	var walk func(dir string)
+	walk = func(dir string) {
+		entries, err := l.src.ReadDir(dir)
+		if err != nil {
+			return
 		}
-		into[e.Name()] = true
+		for _, e := range entries {
+			into[e.Name()] = true
+			if e.IsDir() {
+				walk(path.Join(dir, e.Name()))
+			}
+		}
 	}
+	walk(p)
+	return true
 }

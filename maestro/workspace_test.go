@@ -1,6 +1,7 @@
 package maestro_test
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -29,6 +30,9 @@ func wsNames(p *maestro.ExecutionPlan) string {
 	}
 	for _, f := range p.Flows {
 		out = append(out, f.Name)
+	}
+	for _, f := range p.Scripts {
+		out = append(out, "script:"+f)
 	}
 	return strings.Join(out, " ")
 }
@@ -68,6 +72,11 @@ func TestWorkspacePlanning(t *testing.T) {
 		"nomatch/config.yaml":  {Data: []byte("flows: [\"login/*\"]\n")},
 		"nomatch/a.yaml":       wsFlow("a"),
 		"onlysub/x/a.yaml":     wsFlow("a"),
+		"names/Flow.YAML":      wsFlow("upper"),
+		"names/Config.yaml":    wsFlow("Config"),
+		"names/config.yml":     {Data: []byte("")},
+		"names/lab.ad":         {Data: []byte("open com.example.shop\n")},
+		"names/sub/deep.ad":    {Data: []byte("back\n")},
 	}
 	cases := []struct {
 		name   string
@@ -89,7 +98,9 @@ func TestWorkspacePlanning(t *testing.T) {
 		{"first flowsOrder name missing", []string{"badorder"}, maestro.PlanOptions{}, "", `executionOrder.flowsOrder names "missing"`},
 		{"glob matches nothing", []string{"nomatch"}, maestro.PlanOptions{}, "", "flow inclusion patterns matched no flow files: login/*"},
 		{"only subfolder flows with default glob", []string{"onlysub"}, maestro.PlanOptions{}, "", "the top-level folders hold no flows"},
-		{"explicit config", []string{"ws"}, maestro.PlanOptions{ConfigFile: "globs/config.yaml"}, "a b deep", ""},
+		{"flow names are case-sensitive, as Maestro's; .ad scripts are selected like flows", []string{"names"}, maestro.PlanOptions{}, "Config script:names/lab.ad", ""},
+		{"an include filter drops untagged scripts as it drops untagged flows", []string{"names", "ws"}, maestro.PlanOptions{IncludeTags: []string{"smoke"}}, "b checkout", ""},
+		{"explicit config; ** enters hidden folders as Maestro's walk does", []string{"ws"}, maestro.PlanOptions{ConfigFile: "globs/config.yaml"}, "x a b deep", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,5 +193,24 @@ func TestWorkspaceMediaMustBeInside(t *testing.T) {
 	}
 	if _, err := maestro.NewLoader(tree).Plan([]string{"ok"}, maestro.PlanOptions{}); err != nil {
 		t.Fatalf("media inside the workspace: %v", err)
+	}
+}
+
+// TestWorkspaceLinks: a link to a flow file is a flow, as Maestro's
+// isRegularFile follows links; a link to a folder is not entered, as
+// Files.walk does not follow links.
+func TestWorkspaceLinks(t *testing.T) {
+	t.Parallel()
+	tree := fstest.MapFS{
+		"shared/linked.yaml": wsFlow("linked"),
+		"shared/sub/in.yaml": wsFlow("in"),
+		"w/config.yaml":      {Data: []byte("flows: [\"**\"]\n")},
+		"w/own.yaml":         wsFlow("own"),
+		"w/link.yaml":        {Data: []byte("../shared/linked.yaml"), Mode: fs.ModeSymlink},
+		"w/dir":              {Data: []byte("../shared/sub"), Mode: fs.ModeSymlink},
+	}
+	got, err := wsPlan(t, tree, []string{"w"}, maestro.PlanOptions{})
+	if err != nil || got != "linked own" {
+		t.Fatalf("got %q, %v; want the linked file and not the linked folder", got, err)
 	}
 }

@@ -2,10 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -91,40 +90,57 @@ func checkTargets(platform, viewport string) ([]planTarget, error) {
 }
 
 type checkResult struct {
+	// selected are the files discovery selected as flows and scripts.
+	selected []string
 	files    int
 	commands int
 	problems []*canonical.Error
 	warnings []*canonical.Error
 }
 
-// runCheck loads every flow under paths and plans their coordinate
-// gestures on each target.
+// runCheck selects the flows of paths as flow test does (one workspace
+// discovery, the same rules), loads each with everything it references,
+// and plans their coordinate gestures on each target.
 func runCheck(src maestro.Source, paths []string, targets []planTarget) checkResult {
 	var res checkResult
 	var adWarnings []*canonical.Error
 	l := maestro.NewLoader(src)
-	for _, p := range paths {
-		files, err := flowFiles(src, p)
-		if err != nil {
-			res.problems = append(res.problems, canonical.Coded(err))
-			continue
-		}
-		for _, f := range files {
-			if isAdScript(f) {
-				flow, err := loadAdScript(f, nil, nil, "")
-				if err != nil {
-					res.problems = append(res.problems, canonical.Coded(err))
-					continue
-				}
-				res.files++
-				adWarnings = append(adWarnings, flow.Warnings...)
-				canonical.Walk(flow.Commands, func(canonical.Command) { res.commands++ })
-				continue
-			}
-			_, _ = l.Load(f)
-		}
+	opts := workspaceOptions(src, maestro.PlanOptions{KeepGoing: true})
+	ws, err := l.Discover(paths, opts)
+	if err == nil {
+		res.selected = append(append([]string{}, ws.Files...), ws.Scripts...)
+		_, err = l.PlanWorkspace(ws, opts)
 	}
 	res.problems = append(res.problems, l.Problems()...)
+	if err != nil {
+		seen := map[*canonical.Error]bool{}
+		for _, p := range res.problems {
+			seen[p] = true
+		}
+		var le *maestro.LoadError
+		if errors.As(err, &le) {
+			for _, p := range le.Problems {
+				if !seen[p] {
+					res.problems = append(res.problems, p)
+				}
+			}
+		} else {
+			res.problems = append(res.problems, canonical.Coded(err))
+		}
+	}
+	if ws != nil {
+		// Every selected script is checked, whatever its tags would do.
+		for _, f := range ws.Scripts {
+			flow, err := loadAdScript(f, nil, nil, "")
+			if err != nil {
+				res.problems = append(res.problems, canonical.Coded(err))
+				continue
+			}
+			res.files++
+			adWarnings = append(adWarnings, flow.Warnings...)
+			canonical.Walk(flow.Commands, func(canonical.Command) { res.commands++ })
+		}
+	}
 	res.warnings = append(l.Warnings(), adWarnings...)
 	for _, f := range append(l.Flows(), l.Partial()...) {
 		res.files++
@@ -176,60 +192,6 @@ func sortProblems(ps []*canonical.Error) {
 		}
 		return a.Col < b.Col
 	})
-}
-
-// flowFiles lists the flow files a path names: the file itself, or every
-// .yaml/.yml file under a folder except workspace config files, sorted.
-func flowFiles(src maestro.Source, p string) ([]string, error) {
-	info, err := src.Stat(p)
-	if err != nil {
-		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s does not exist", p).
-			WithHint("give a flow file or a folder of flows")
-	}
-	if !info.IsDir() {
-		return []string{path.Clean(p)}, nil
-	}
-	var out []string
-	var walk func(dir string) error
-	walk = func(dir string) error {
-		entries, err := src.ReadDir(dir)
-		if err != nil {
-			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot read folder %s: %v", dir, err)
-		}
-		for _, e := range entries {
-			full := path.Join(dir, e.Name())
-			if e.IsDir() {
-				if !strings.HasPrefix(e.Name(), ".") {
-					if err := walk(full); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			if (isFlowFile(e) && !isAppModel(src, full)) || isAdScript(e.Name()) {
-				out = append(out, full)
-			}
-		}
-		return nil
-	}
-	if err := walk(path.Clean(p)); err != nil {
-		return nil, err
-	}
-	sort.Strings(out)
-	if len(out) == 0 {
-		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s holds no flow files", p).
-			WithHint("flow files end in .yaml or .yml")
-	}
-	return out, nil
-}
-
-func isFlowFile(e fs.DirEntry) bool {
-	name := strings.ToLower(e.Name())
-	ext := path.Ext(name)
-	if ext != ".yaml" && ext != ".yml" {
-		return false
-	}
-	return strings.TrimSuffix(name, ext) != "config"
 }
 
 // planSwipeChecks plans a swipe whose ends are known without a screen on
@@ -311,7 +273,11 @@ func (r checkResult) jsonView() map[string]any {
 		}
 		return es
 	}
-	return map[string]any{"files": r.files, "commands": r.commands,
+	selected := r.selected
+	if selected == nil {
+		selected = []string{}
+	}
+	return map[string]any{"flows": selected, "files": r.files, "commands": r.commands,
 		"problems": list(r.problems), "warnings": list(r.warnings), "summary": r.summary()}
 }
 

@@ -228,42 +228,42 @@ func runTest(c *cli.Context, env Env) error {
 	return nil
 }
 
-// planInputs plans the Maestro inputs as a workspace and loads .ad
-// scripts, which run after them in the order given. A script that cannot
-// load is reported like a broken flow.
+// planInputs plans the inputs as a workspace (the discovery flow check
+// shares) and loads the .ad scripts it selects, which run after the
+// Maestro flows. A script that cannot load is reported like a broken flow.
+// Warnings of every file read are printed before anything runs.
 func planInputs(o testOptions, env Env) (*maestro.ExecutionPlan, error) {
-	var yamls, ads []string
-	for _, p := range o.paths {
-		if isAdScript(p) {
-			ads = append(ads, p)
-		} else {
-			yamls = append(yamls, p)
-		}
+	plan, err := maestro.NewLoader(osSource{}).Plan(o.paths, workspaceOptions(osSource{}, o.plan))
+	if err != nil {
+		return nil, err
 	}
-	plan := &maestro.ExecutionPlan{ContinueOnFailure: true}
-	if len(yamls) > 0 {
-		var err error
-		if plan, err = maestro.NewLoader(osSource{}).Plan(yamls, o.plan); err != nil {
-			return nil, err
-		}
-	}
+	warnings := plan.Warnings
 	var environ []string
 	if env.Environ != nil {
 		environ = env.Environ()
 	}
 	platform := strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":")
-	for _, p := range ads {
+	for _, p := range plan.Scripts {
 		f, err := loadAdScript(p, o.env, environ, platform)
 		if err != nil {
 			plan.Broken = append(plan.Broken, maestro.BrokenFlow{File: p, Problems: []*canonical.Error{canonical.Coded(err)}})
 			continue
 		}
-		for _, w := range f.Warnings {
-			fmt.Fprintf(env.Stdout, "warning: %s\n", w.Error())
-		}
+		warnings = append(warnings, f.Warnings...)
 		plan.Flows = append(plan.Flows, f)
 	}
+	sortProblems(warnings)
+	for _, w := range warnings {
+		renderWithSnippet(env.Stdout, osSource{}, w, "warning: ")
+	}
 	return plan, nil
+}
+
+// workspaceOptions completes the planning options flow test and flow
+// check share: sim app models in a folder of flows are not flows.
+func workspaceOptions(src maestro.Source, o maestro.PlanOptions) maestro.PlanOptions {
+	o.Skip = func(file string) bool { return isAppModel(src, file) }
+	return o
 }
 
 // shardWork splits the flows for each device: round-robin for
