@@ -134,6 +134,17 @@ func TestSemanticsTaps(t *testing.T) {
 		steps:  []string{"L3 launchApp passed 300ms", "L4 doubleTapOn passed 1000ms"},
 		events: with(launchTaps, "tap 250,200", "observed plain tap", "tap 250,200", "observed plain tap", "tap 250,200", "observed plain tap", "tap 250,200", "observed plain tap"),
 	}, {
+		// Maestro's own 071_tapOnRelativePoint.yaml (IntegrationTest "Case
+		// 071 - Tap on relative point"): 100%,100% taps (width, height)
+		// itself, which reaches the device but no element; each tap that
+		// changes nothing is retried once, as every point tap is.
+		name:  "point_percent_edges",
+		flow:  "tap_point_edges.yaml",
+		steps: []string{"L9 launchApp passed 300ms", "L10 tapOn passed 700ms", "L12 tapOn passed 700ms", "L14 tapOn passed 700ms", "L16 tapOn passed 700ms", "L18 tapOn passed 700ms"},
+		events: []string{"tap 0,0", "tap 0,0", "tap 1000,2000", "tap 1000,2000", "tap 500,1000", "tap 500,1000",
+			"tap 250,500", "tap 250,500", "tap 250,500", "tap 250,500"},
+		eventTypes: []string{"tap"},
+	}, {
 		// A literal percentage outside 0..100 is refused when the flow
 		// loads (Maestro: at run time), so nothing runs.
 		name:   "point_percent_out_of_range",

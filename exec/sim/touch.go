@@ -117,14 +117,18 @@ func (d *Device) toggle(proc *process, el *Element) {
 }
 
 // checkPoint refuses a touch off the screen: a real device would drop it,
-// and a flow that taps there has a bug worth reporting.
+// and a flow that taps there has a bug worth reporting. The far edges
+// belong to the screen: Maestro maps point "100%,100%" to (width, height)
+// and taps there (IntegrationTest "Case 071 - Tap on relative point"). Such
+// a tap reaches the device but no element, since element bounds leave out
+// their bottom-right edges.
 func (d *Device) checkPoint(p canonical.Point, what string) error {
 	vp := d.viewport()
 	if !canonical.IsFinite(p.X) || !canonical.IsFinite(p.Y) {
 		return canonical.Errorf(canonical.CodeInvalidArgs, "%s point is not a finite number", what).
 			WithHint("tap coordinates must be ordinary numbers")
 	}
-	if p.X < 0 || p.Y < 0 || p.X >= vp.Width || p.Y >= vp.Height {
+	if p.X < 0 || p.Y < 0 || p.X > vp.Width || p.Y > vp.Height {
 		return canonical.Errorf(canonical.CodeInvalidArgs, "%s at (%g, %g) is outside the %gx%g screen", what, p.X, p.Y, vp.Width, vp.Height).
 			With("point", p).With("viewport", vp).
 			WithHint("tap inside the screen; element centres off screen need a scroll first")

@@ -160,9 +160,25 @@ func TestLongPress(t *testing.T) {
 func TestTapOffScreenIsRefused(t *testing.T) {
 	t.Parallel()
 	r := demo(t)
-	for _, p := range []canonical.Point{{X: -1, Y: 10}, {X: 1080, Y: 10}, {X: 10, Y: 2400}} {
+	for _, p := range []canonical.Point{{X: -1, Y: 10}, {X: 1080.5, Y: 10}, {X: 10, Y: 2401}, {X: 10, Y: -0.5}} {
 		if err := r.dev.Tap(r.ctx, p); codeOf(err) != canonical.CodeInvalidArgs {
 			t.Fatalf("tap at %v: %v", p, err)
+		}
+	}
+}
+
+// TestTapOnTheScreenEdgeLands: the far edges are on the screen, as Maestro
+// taps (width, height) for point "100%,100%" (IntegrationTest "Case 071 -
+// Tap on relative point").
+func TestTapOnTheScreenEdgeLands(t *testing.T) {
+	t.Parallel()
+	r := demo(t)
+	for _, p := range []canonical.Point{{X: 0, Y: 0}, {X: 1080, Y: 2400}, {X: 1080, Y: 0}, {X: 0, Y: 2400}} {
+		if err := r.dev.Tap(r.ctx, p); err != nil {
+			t.Fatalf("tap at %v: %v", p, err)
+		}
+		if err := r.dev.LongPress(r.ctx, p, time.Second); err != nil {
+			t.Fatalf("long press at %v: %v", p, err)
 		}
 	}
 }
