@@ -120,6 +120,7 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 		}
 		if rec, ok := r.dev.(Recorder); ok && !r.recording {
 			r.recording = true
+			r.event("startRecording", map[string]any{"path": p + ".mp4"})
 			return deviceErr(rec.StartRecording(ctx, p+".mp4"), "start recording")
 		}
 		return nil
@@ -130,12 +131,14 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 	case *canonical.AddMedia:
 		if m, ok := r.dev.(MediaAdder); ok {
 			r.interaction()
+			r.event("addMedia", map[string]any{"files": t.Files})
 			return deviceErr(m.AddMedia(ctx, t.Files), "add media")
 		}
 		return unsupported("addMedia", r.info.Platform)
 	case *canonical.SetAirplaneMode:
 		if a, ok := r.dev.(AirplaneMode); ok {
 			r.interaction()
+			r.event("airplaneMode", map[string]any{"on": t.Enabled})
 			return deviceErr(a.SetAirplaneMode(ctx, t.Enabled), "set airplane mode")
 		}
 		return nil // Maestro only warns on iOS and web
@@ -190,6 +193,7 @@ func (r *run) launchApp(ctx context.Context, t *canonical.LaunchApp) error {
 	}
 	if t.ClearKeychain {
 		if k, ok := r.dev.(KeychainClearer); ok {
+			r.event("clearKeychain", nil)
 			if err := k.ClearKeychain(ctx); err != nil {
 				return deviceErr(err, "clear the keychain")
 			}
@@ -370,12 +374,14 @@ func (r *run) simple(ctx context.Context, t *canonical.Simple) error {
 	case "clearKeychain":
 		if k, ok := r.dev.(KeychainClearer); ok {
 			r.interaction()
+			r.event("clearKeychain", nil)
 			return deviceErr(k.ClearKeychain(ctx), "clear the keychain")
 		}
 		return nil
 	case "stopRecording":
 		if rec, ok := r.dev.(Recorder); ok && r.recording {
 			r.recording = false
+			r.event("stopRecording", nil)
 			return deviceErr(rec.StopRecording(ctx), "stop recording")
 		}
 		return nil
@@ -386,6 +392,7 @@ func (r *run) simple(ctx context.Context, t *canonical.Simple) error {
 				return deviceErr(err, "read airplane mode")
 			}
 			r.interaction()
+			r.event("airplaneMode", map[string]any{"on": !on})
 			return deviceErr(a.SetAirplaneMode(ctx, !on), "toggle airplane mode")
 		}
 		return nil
@@ -454,7 +461,14 @@ func (r *run) setLocation(ctx context.Context, t *canonical.SetLocation) error {
 		return unsupported("setLocation", r.info.Platform)
 	}
 	r.interaction()
-	return deviceErr(l.SetLocation(ctx, lat, lng), "set the location")
+	return r.locate(ctx, l, lat, lng)
+}
+
+// locate moves the device to a location, recording it in the event log as
+// every device action is.
+func (r *run) locate(ctx context.Context, l Locator, latitude, longitude float64) error {
+	r.event("setLocation", map[string]any{"latitude": latitude, "longitude": longitude})
+	return deviceErr(l.SetLocation(ctx, latitude, longitude), "set the location")
 }
 
 func (r *run) number(ctx context.Context, t canonical.Template, what string) (float64, error) {
@@ -477,8 +491,8 @@ func (r *run) travel(ctx context.Context, t *canonical.Travel) error {
 		return unsupported("travel", r.info.Platform)
 	}
 	r.interaction()
-	if err := l.SetLocation(ctx, t.Points[0].X, t.Points[0].Y); err != nil {
-		return deviceErr(err, "set the location")
+	if err := r.locate(ctx, l, t.Points[0].X, t.Points[0].Y); err != nil {
+		return err
 	}
 	for i := 1; i < len(t.Points); i++ {
 		a, b := t.Points[i-1], t.Points[i]
@@ -486,8 +500,8 @@ func (r *run) travel(ctx context.Context, t *canonical.Travel) error {
 		step := time.Duration(meters / t.SpeedMPS * 1000 / 50 * float64(time.Millisecond))
 		for s := 1; s <= 50; s++ {
 			f := float64(s) / 50
-			if err := l.SetLocation(ctx, a.X+(b.X-a.X)*f, a.Y+(b.Y-a.Y)*f); err != nil {
-				return deviceErr(err, "set the location")
+			if err := r.locate(ctx, l, a.X+(b.X-a.X)*f, a.Y+(b.Y-a.Y)*f); err != nil {
+				return err
 			}
 			if err := r.clock.Sleep(ctx, step); err != nil {
 				return err

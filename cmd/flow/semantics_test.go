@@ -466,6 +466,7 @@ func TestSemanticsAppCommands(t *testing.T) {
 			"launchApp com.sem.taps", `observed - navigate screen="main"`,
 			"launchApp com.sem.form", `observed - navigate screen="form"`,
 			"stopApp com.sem.form",
+			"clearKeychain", // launchApp's clearKeychain: true, before the launch
 			"launchApp com.sem.form", `observed - navigate screen="form"`),
 	}, {
 		name: "open_known_link",
@@ -524,7 +525,28 @@ func TestSemanticsDeviceCommands(t *testing.T) {
 		},
 		check: func(t *testing.T, r semResult) {
 			want := filepath.ToSlash(filepath.Join(r.dir, "out", "shots", "cmd_device.png"))
-			checkLines(t, "events", r.eventLines(), with(launchTaps, "screenshot "+want))
+			rec := filepath.ToSlash(filepath.Join(r.dir, "out", "recording.mp4"))
+			// Every device action is in the log (contracts §8), setLocation
+			// too: one for the command, then travel's start and its 50 steps.
+			var others []string
+			for _, l := range r.eventLines() {
+				if !strings.HasPrefix(l, "setLocation ") {
+					others = append(others, l)
+				}
+			}
+			checkLines(t, "events", others, with(launchTaps,
+				`addMedia {"files":["testdata/semantics/media/pixel.png"]}`,
+				`airplaneMode {"on":true}`, `airplaneMode {"on":false}`, `airplaneMode {"on":false}`,
+				"clearKeychain", `startRecording {"path":"`+rec+`"}`, "stopRecording", "screenshot "+want))
+			locs := r.eventLines("setLocation")
+			if len(locs) != 52 {
+				t.Fatalf("%d setLocation events, want 1 + travel's 51:\n%s", len(locs), strings.Join(locs, "\n"))
+			}
+			checkLines(t, "setLocation events", []string{locs[0], locs[1], locs[2], locs[51]}, []string{
+				`setLocation {"latitude":52.52,"longitude":13.405}`,
+				`setLocation {"latitude":52.52,"longitude":13.405}`,
+				`setLocation {"latitude":52.5202,"longitude":13.405}`,
+				`setLocation {"latitude":52.53,"longitude":13.405}`})
 			png, err := os.ReadFile(want)
 			if err != nil || !strings.HasPrefix(string(png), "\x89PNG\r\n\x1a\n") {
 				t.Errorf("takeScreenshot wrote no PNG at %s: %v", want, err)

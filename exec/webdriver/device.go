@@ -928,6 +928,19 @@ func (d *Device) StopApp(ctx context.Context, _ string, _ bool) error {
 	return d.client.Navigate(ctx, "about:blank")
 }
 
+// SetLocation overrides the position the page's geolocation API reports,
+// as Maestro's web driver does: DevTools Emulation.setGeolocationOverride
+// with accuracy 0. Only Chromium endpoints have DevTools; others fail with
+// UNSUPPORTED_OPERATION.
+func (d *Device) SetLocation(ctx context.Context, latitude, longitude float64) error {
+	if !d.chromium {
+		return canonical.Errorf(canonical.CodeUnsupportedOperation, "setLocation needs Chromium's DevTools; this endpoint is %s", d.info.Name).
+			WithHint("run the flow on a Chromium endpoint (the local browser is one), or make the command optional: true")
+	}
+	return d.client.ChromiumCDP(ctx, "Emulation.setGeolocationOverride",
+		map[string]any{"latitude": latitude, "longitude": longitude, "accuracy": 0}, nil)
+}
+
 // ClearState clears everything the app's origin stored in the browser:
 // cookies, local and session storage, IndexedDB, Cache Storage and service
 // workers. On Chromium endpoints that is one DevTools call

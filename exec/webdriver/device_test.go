@@ -457,3 +457,45 @@ func TestTouchDispatchCapability(t *testing.T) {
 		t.Errorf("a remote endpoint defaults to %s", dev.TouchDispatch())
 	}
 }
+
+// setLocation reaches the page as Maestro's web driver sends it: DevTools
+// Emulation.setGeolocationOverride with accuracy 0 (WebDriver.kt
+// setLocation). Without DevTools it is refused before anything is sent.
+func TestSetLocationOverridesGeolocation(t *testing.T) {
+	t.Parallel()
+	dev, f := remote(t, map[string]any{"browserName": "chrome"}, rule{match: "/goog/cdp/execute", body: `{"value":{}}`})
+	if err := dev.SetLocation(context.Background(), 52.52, -13.405); err != nil {
+		t.Fatal(err)
+	}
+	bodies := f.bodies["POST /session/s1/goog/cdp/execute"]
+	if len(bodies) != 1 {
+		t.Fatalf("%d DevTools calls: %v", len(bodies), f.seen)
+	}
+	var got struct {
+		Cmd    string
+		Params map[string]float64
+	}
+	if err := json.Unmarshal([]byte(bodies[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"latitude": 52.52, "longitude": -13.405, "accuracy": 0}
+	if got.Cmd != "Emulation.setGeolocationOverride" || len(got.Params) != 3 ||
+		got.Params["latitude"] != want["latitude"] || got.Params["longitude"] != want["longitude"] || got.Params["accuracy"] != 0 {
+		t.Errorf("sent %s", bodies[0])
+	}
+
+	f2 := newFake(t, rule{match: "POST /session", body: strings.Replace(sessionOK, "chrome", "firefox", 1)},
+		rule{match: "DELETE /session/s1", body: `{"value":null}`})
+	ff, err := webdriver.Open(context.Background(), webdriver.Config{URL: f2.srv.URL, Capabilities: map[string]any{"browserName": "firefox", "flow:calibrate": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ff.Close(context.Background()) })
+	err = ff.SetLocation(context.Background(), 1, 2)
+	if canonical.CodeOf(err) != canonical.CodeUnsupportedOperation || f2.count("/goog/cdp/execute") != 0 {
+		t.Errorf("firefox: %v, requests %v", err, f2.seen)
+	}
+}
+
+// The runner finds setLocation (and travel) on the web device.
+var _ exec.Locator = (*webdriver.Device)(nil)
