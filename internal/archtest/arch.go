@@ -33,6 +33,7 @@ func Rules() map[string]Rule {
 		"exec":                 {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
 		"exec/js":              {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
 		"exec/report":          {Project: []string{"canonical", "exec"}},
+		"exec/fsext":           {Project: []string{"canonical"}, ThirdParty: []string{"golang.org/x/sys"}},
 		"exec/sim":             {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
 		"exec/android":         {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
 		"exec/ios":             {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
