@@ -2,35 +2,37 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/exec/sim"
 	"github.com/flow-runner/flow/exec/webdriver"
 )
 
 // openDeviceState connects to the device --device names, restoring sim
-// from a saved state file when one exists (stateFile "" starts fresh).
-func openDeviceState(ctx context.Context, o testOptions, stateFile string, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
+// from the saved state when state holds one (a nil state starts fresh).
+func openDeviceState(ctx context.Context, o testOptions, state *heldState, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
 	switch {
 	case o.device == "web":
 		return openWeb(ctx, o)
-	case o.device == "sim" || strings.HasPrefix(o.device, "sim:"):
+	case isSimDevice(o.device):
 		platform, err := sim.PlatformFromID(o.device)
 		if err != nil {
 			return nil, err
 		}
 		var apps []*sim.App
 		for _, file := range o.apps {
-			data, err := os.ReadFile(file)
+			data, err := fsext.ReadFile(file, maxAppModelBytes)
 			if err != nil {
-				return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read app model %s: %v", file, err).
-					WithHint("--app takes a sim app model file (contracts §7)")
+				if ce, ok := canonical.AsError(err); ok {
+					ce.Message = "--app: " + ce.Message
+					ce.Hint = "--app takes a sim app model file (contracts §7)"
+				}
+				return nil, err
 			}
 			app, err := sim.LoadApp(file, data)
 			if err != nil {
@@ -39,23 +41,21 @@ func openDeviceState(ctx context.Context, o testOptions, stateFile string, clock
 			apps = append(apps, app)
 		}
 		opts := sim.Options{Apps: apps, Platform: platform, Clock: clock, Events: events}
-		if stateFile != "" {
-			data, err := os.ReadFile(stateFile)
-			if err == nil {
-				dev, err := sim.Restore(data, opts)
-				if err != nil {
-					if ce, ok := canonical.AsError(err); ok {
-						return nil, ce.WithHint("run flow sim reset (or delete " + stateFile + ") to start a fresh sim device")
-					}
-					return nil, err
-				}
-				return dev, nil
-			}
+		data, err := state.readSim()
+		if err != nil {
+			return nil, err
+		}
+		if data != nil {
+			return state.restoreSim(data, opts)
 		}
 		return sim.New(opts), nil
 	}
 	return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q is not available", o.device).
 		WithHint("use --device sim (sim:android, sim:ios) or --device web (--webdriver-url for a remote endpoint); Android and iOS devices arrive with their adapters")
+}
+
+func isSimDevice(device string) bool {
+	return device == "sim" || strings.HasPrefix(device, "sim:")
 }
 
 // openWeb starts a local headless Chromium, or connects to the remote
@@ -110,7 +110,7 @@ func openShardDevices(ctx context.Context, o testOptions, n int) ([]exec.Device,
 
 // clockFor is the run's clock: virtual on sim, the wall clock elsewhere.
 func clockFor(device string) exec.Clock {
-	if device == "sim" || strings.HasPrefix(device, "sim:") {
+	if isSimDevice(device) {
 		return exec.NewVirtualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	}
 	return exec.WallClock{}
@@ -124,33 +124,4 @@ func stateDir(getenv func(string) string) string {
 		return d
 	}
 	return ".flow"
-}
-
-func simStateFile(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "sim-state.json")
-}
-
-// saveSimState writes sim's state atomically after a run.
-func saveSimState(dev exec.Device, file string) error {
-	s, ok := dev.(*sim.Device)
-	if !ok || file == "" {
-		return nil
-	}
-	data, err := s.State()
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot save sim state: %v", err).
-			WithHint("set FLOW_STATE_DIR to a writable folder")
-	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot save sim state: %v", err).
-			WithHint("set FLOW_STATE_DIR to a writable folder")
-	}
-	return os.Rename(tmp, file)
 }

@@ -171,7 +171,18 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	if err != nil {
 		return err
 	}
-	if rest, err = resolveRefs(env.StateDir, rest); err != nil {
+	// One lock from the first read of the state dir (the refs) to the last
+	// write (state, refs, the --record and --events appends): commands run
+	// at once queue here, so each one applies to the state the previous
+	// one left.
+	var state *heldState
+	if isSimDevice(o.device) {
+		if state, err = lockState(ctx, env); err != nil {
+			return err
+		}
+		defer state.release()
+	}
+	if rest, err = resolveRefs(state, rest); err != nil {
 		return err
 	}
 	line := actionLine(command, rest)
@@ -205,13 +216,12 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		defer fh.Close()
 		rec.next = exec.NewJSONLog(fh, clock)
 	}
-	stateFile := simStateFile(env.StateDir)
-	dev, err := openDeviceState(ctx, to, stateFile, clock, rec)
+	dev, err := openDeviceState(ctx, to, state, clock, rec)
 	if err != nil {
 		return err
 	}
 	if command == "snapshot" {
-		return printSnapshot(ctx, env, dev, o.json, refsFile(env.StateDir))
+		return printSnapshot(ctx, env, dev, o.json, state)
 	}
 	flow.Name = line
 	res := exec.RunFlow(ctx, exec.Config{Device: dev, Clock: clock, Events: rec, NewScripts: newScripts,
@@ -219,7 +229,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	if c, ok := dev.(exec.Closer); ok {
 		_ = c.Close(context.WithoutCancel(ctx))
 	}
-	if err := saveSimState(dev, stateFile); err != nil {
+	if err := state.saveSim(dev); err != nil {
 		return err
 	}
 	if res.Status != exec.StatusFailed && o.record != "" {
@@ -314,7 +324,7 @@ func appendRecording(file string, script *compat.Script, device string) error {
 // element with an id or text numbered @e1, @e2… Later commands may name an
 // element by its ref; the CLI swaps the ref for a portable selector (id=…
 // or text=…), so recordings never hold session-local refs.
-func printSnapshot(ctx context.Context, env Env, dev exec.Device, asJSON bool, refs string) error {
+func printSnapshot(ctx context.Context, env Env, dev exec.Device, asJSON bool, state *heldState) error {
 	root, err := dev.Hierarchy(ctx)
 	if err != nil {
 		return err
@@ -354,12 +364,8 @@ func printSnapshot(ctx context.Context, env Env, dev exec.Device, asJSON bool, r
 		}
 	}
 	walk(root, 0)
-	if refs != "" {
-		data, _ := json.MarshalIndent(chains, "", "  ")
-		_ = os.MkdirAll(filepath.Dir(refs), 0o755)
-		if err := os.WriteFile(refs, data, 0o644); err != nil {
-			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot save snapshot refs: %v", err).WithHint("set FLOW_STATE_DIR to a writable folder")
-		}
+	if err := state.writeRefs(chains); err != nil {
+		return err
 	}
 	if asJSON {
 		b, _ := json.Marshal(map[string]any{"success": true, "data": map[string]any{"refs": chains, "hierarchy": root}})
@@ -387,15 +393,8 @@ func selectorChain(n *exec.Node) string {
 	return ""
 }
 
-func refsFile(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "refs.json")
-}
-
 // resolveRefs swaps @eN refs (from the last snapshot) for their selectors.
-func resolveRefs(stateDir string, args []string) ([]string, error) {
+func resolveRefs(state *heldState, args []string) ([]string, error) {
 	var chains map[string]string
 	out := make([]string, len(args))
 	for i, a := range args {
@@ -405,8 +404,11 @@ func resolveRefs(stateDir string, args []string) ([]string, error) {
 		}
 		ref, _, _ := strings.Cut(a, "~")
 		if chains == nil {
-			data, err := os.ReadFile(refsFile(stateDir))
-			if err != nil || json.Unmarshal(data, &chains) != nil {
+			var err error
+			if chains, err = state.readRefs(); err != nil {
+				return nil, err
+			}
+			if chains == nil {
 				return nil, canonical.Errorf(canonical.CodeInvalidArgs, "ref %s needs a snapshot first", a).
 					WithHint("run flow snapshot to number the elements on screen, then use their @e refs")
 			}

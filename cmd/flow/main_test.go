@@ -13,6 +13,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asCLIEnv) != "" {
+		main() // the test binary as the flow CLI, for tests that need separate processes
+	}
 	v := m.Run()
 	if _, err := snaps.Clean(m, snaps.CleanOpts{Sort: true}); err != nil {
 		os.Exit(1)

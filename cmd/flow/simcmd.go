@@ -1,10 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,7 +17,9 @@ func simCommand(env Env) *cli.Command {
 		Usage: "manage the built-in simulated device (its state persists between flow commands)",
 		Description: `sim keeps its state (installed app models, screens, typed text, scroll offsets, the
    virtual clock) in sim-state.json under FLOW_STATE_DIR, default .flow in the working folder,
-   so separate flow commands act on one device as they would on a real one.`,
+   so separate flow commands act on one device as they would on a real one. Commands run at
+   once queue on the folder's lock (flow.lock) and fail with exit 3 after FLOW_LOCK_TIMEOUT
+   (default 30s).`,
 		Subcommands: []*cli.Command{
 			{
 				Name:  "reset",
@@ -27,14 +28,15 @@ func simCommand(env Env) *cli.Command {
 					if err := noArgs(c, "flow sim reset"); err != nil {
 						return err
 					}
-					file := simStateFile(env.StateDir)
-					if file == "" {
-						return nil
+					// Under the lock, so a reset never lands between another
+					// command's read and write of the state.
+					state, err := lockState(c.Context, env)
+					if err != nil || state == nil {
+						return err
 					}
-					err := os.Remove(file)
-					if err != nil && !errors.Is(err, fs.ErrNotExist) {
-						return canonical.Errorf(canonical.CodeInvalidArgs, "cannot remove %s: %v", file, err).
-							WithHint("delete the file by hand")
+					defer state.release()
+					if err := state.reset(); err != nil {
+						return err
 					}
 					fmt.Fprintln(env.Stdout, "sim reset: the next command starts a fresh device")
 					return nil
@@ -47,7 +49,7 @@ func simCommand(env Env) *cli.Command {
 					if err := noArgs(c, "flow sim state"); err != nil {
 						return err
 					}
-					file := simStateFile(env.StateDir)
+					file := filepath.Join(env.StateDir, simStateName)
 					if _, err := os.Stat(file); err != nil {
 						fmt.Fprintf(env.Stdout, "%s (none yet)\n", file)
 						return nil

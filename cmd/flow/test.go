@@ -66,8 +66,9 @@ type testOptions struct {
 	capabilities string
 	shards       int
 	shardAll     bool
-	// stateFile keeps a single sim device's state between invocations.
-	stateFile string
+	// state keeps a single sim device's state between invocations; nil
+	// when the run keeps none (sharded, not sim).
+	state *heldState
 }
 
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
@@ -166,7 +167,6 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	o.stateFile = simStateFile(env.StateDir)
 	plan, err := planInputs(o, env)
 	if err != nil {
 		return err
@@ -178,6 +178,18 @@ func runTest(c *cli.Context, env Env) error {
 		return canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run on several shards").
 			WithHint("drop --shard-split/--shard-all, or remove executionOrder from the workspace config")
 	}
+	work := shardWork(plan, o.shards, o.shardAll)
+	if len(work) == 1 && isSimDevice(o.device) {
+		// The run reads the saved device when it starts and writes it when
+		// it ends: it holds the state dir's lock all the while, so device
+		// commands started meanwhile wait for it (and it for them) instead
+		// of one overwriting the other's changes. Taken after the flows
+		// loaded, so invalid input never waits.
+		if o.state, err = lockState(c.Context, env); err != nil {
+			return err
+		}
+		defer o.state.release()
+	}
 	var events io.Writer
 	if o.events != "" {
 		fh, err := os.Create(o.events)
@@ -187,7 +199,6 @@ func runTest(c *cli.Context, env Env) error {
 		defer fh.Close()
 		events = &lockedWriter{w: fh}
 	}
-	work := shardWork(plan, o.shards, o.shardAll)
 	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", countWork(work)+len(plan.Broken))
 	prog.quietSteps = len(work) > 1
 	wallStart := time.Now()
@@ -198,6 +209,7 @@ func runTest(c *cli.Context, env Env) error {
 		obs = rec
 	}
 	result, err := runShards(c.Context, o, plan, work, events, prog, obs)
+	o.state.release() // the state is saved: waiting commands may go on
 	if err != nil {
 		return err
 	}
@@ -319,13 +331,13 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 				log = shardLog{log: l, shard: i + 1}
 			}
 		}
-		stateFile := ""
+		var state *heldState
 		if len(work) == 1 {
-			stateFile = o.stateFile // shards each get a fresh device
+			state = o.state // shards each get a fresh device
 		}
 		dev := devs[i]
 		if dev == nil {
-			if dev, err = openDeviceState(ctx, o, stateFile, clock, log); err != nil {
+			if dev, err = openDeviceState(ctx, o, state, clock, log); err != nil {
 				closeAll(ctx, runs)
 				return exec.RunResult{}, err
 			}
@@ -352,7 +364,7 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 	}
 	wg.Wait()
 	if len(runs) == 1 {
-		if err := saveSimState(runs[0].dev, o.stateFile); err != nil {
+		if err := o.state.saveSim(runs[0].dev); err != nil {
 			return exec.RunResult{}, err
 		}
 	}
