@@ -58,7 +58,9 @@ func TestOutputsNeverClobberInputs(t *testing.T) {
 		}, []string{"main.yaml would overwrite a flow this run reads\n"}},
 		{"recording over the flow", func(d string) []string { return []string{"--record", j(d, "main.yaml")} },
 			[]string{"--record", "would overwrite a flow", "hint: record to a new .ad file"}},
-		{"recording into the script it runs", func(d string) []string { return []string{j(d, "run.ad"), "--record", j(d, "run.ad")} },
+		// The folder, not run.ad alone: with only files given, Maestro's
+		// workspace rule would refuse main.yaml's addMedia first.
+		{"recording into the script it runs", func(d string) []string { return []string{d, "--record", j(d, "run.ad")} },
 			[]string{"--record " + j(d0, "run.ad") + " would overwrite a flow this run reads"}},
 		{"artifacts on a flow", func(d string) []string { return []string{"--artifacts", j(d, "main.yaml")} },
 			[]string{"--artifacts " + j(d0, "main.yaml") + " is a file, not a folder", "hint: name a folder of its own"}},
