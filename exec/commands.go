@@ -662,6 +662,6 @@ func (r *run) retry(ctx context.Context, t *canonical.Retry, depth int) error {
 		if err == nil || attempt >= retries {
 			return err
 		}
-		r.logs = append(r.logs, fmt.Sprintf("Retrying the commands due to an error: %v (attempt %d)", canonical.Coded(err).Message, attempt+1))
+		r.log(fmt.Sprintf("Retrying the commands due to an error: %v (attempt %d)", canonical.Coded(err).Message, attempt+1))
 	}
 }

@@ -15,14 +15,17 @@ const (
 
 // StepResult is one executed command.
 type StepResult struct {
-	Command    string           `json:"command"`
-	Label      string           `json:"label,omitempty"`
-	Status     Status           `json:"status"`
-	DurationMs int64            `json:"durationMs"`
-	Pos        canonical.Pos    `json:"pos"`
-	Depth      int              `json:"depth,omitempty"`
-	Error      *canonical.Error `json:"error,omitempty"`
-	Logs       []string         `json:"logs,omitempty"`
+	Command string `json:"command"`
+	Label   string `json:"label,omitempty"`
+	// Description is the step as the console shows it ("Tap on "Log in""),
+	// its label when it has one.
+	Description string           `json:"description,omitempty"`
+	Status      Status           `json:"status"`
+	DurationMs  int64            `json:"durationMs"`
+	Pos         canonical.Pos    `json:"pos"`
+	Depth       int              `json:"depth,omitempty"`
+	Error       *canonical.Error `json:"error,omitempty"`
+	Logs        []string         `json:"logs,omitempty"`
 }
 
 // FlowResult is one flow of a run.

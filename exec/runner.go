@@ -103,11 +103,13 @@ type run struct {
 	lastInteraction time.Time
 	// mutated says the command running now changed the device; step
 	// turns it into lastInteraction when the command ends.
-	mutated         bool
-	copied          string
-	rand            *rand.Rand
-	steps           []StepResult
-	logs            []string
+	mutated bool
+	copied  string
+	rand    *rand.Rand
+	steps   []StepResult
+	// logStack holds the console output of each running step, innermost
+	// last (logs.go).
+	logStack        []*logBuffer
 	failedArtifacts []string
 	recording       bool
 }
@@ -130,7 +132,7 @@ func RunFlow(ctx context.Context, cfg Config, flow *canonical.Flow) FlowResult {
 	res.Artifacts = r.failedArtifacts
 	if err != nil {
 		res.Status = StatusFailed
-		res.Error = canonical.Coded(err)
+		res.Error = capError(canonical.Coded(err))
 	}
 	cfg.Observer.FlowFinished(res)
 	return res
@@ -142,7 +144,7 @@ func (r *run) flow(ctx context.Context) error {
 		return deviceErr(err, "read device information")
 	}
 	r.info = info
-	r.js = r.cfg.NewScripts(info.Platform, func(line string) { r.logs = append(r.logs, line) })
+	r.js = r.cfg.NewScripts(info.Platform, r.log)
 	vars := append([]Var{}, r.cfg.Env...)
 	vars = append(vars, Var{Name: "MAESTRO_FILENAME", Value: stem(r.top.File)})
 	r.js.DefineVars(vars)
@@ -231,7 +233,7 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	meta := c.Base()
 	desc := r.describe(ctx, c)
 	r.cfg.Observer.StepStarted(r.top, c, desc, depth)
-	before := len(r.logs)
+	r.pushLogs()
 	start := r.clock.Now()
 	index := len(r.steps)
 	r.steps = append(r.steps, StepResult{Command: meta.Name, Label: meta.Label, Pos: meta.Pos, Depth: depth})
@@ -253,7 +255,7 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 		r.lastInteraction = r.clock.Now()
 	}
 	r.mutated = outer || mutated
-	step := StepResult{Command: meta.Name, Label: meta.Label, Pos: meta.Pos, Depth: depth, Status: StatusPassed,
+	step := StepResult{Command: meta.Name, Label: meta.Label, Description: desc, Pos: meta.Pos, Depth: depth, Status: StatusPassed,
 		DurationMs: r.clock.Now().Sub(start).Milliseconds()}
 	if step.Command == "" {
 		step.Command = c.Kind()
@@ -274,9 +276,8 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 		step.Error = canonical.Coded(err)
 		r.captureFailure(ctx)
 	}
-	if len(r.logs) > before {
-		step.Logs = append([]string{}, r.logs[before:]...)
-	}
+	step.Logs = r.popLogs()
+	step.Error = capError(step.Error)
 	r.steps[index] = step
 	r.cfg.Observer.StepFinished(r.top, step, desc)
 	return err

@@ -109,7 +109,7 @@ func runConvert(c *cli.Context, env Env) error {
 		}
 		target := map[string]string{compat.FormatAd: "an .ad script", compat.FormatMaestro: "a Maestro flow"}[to]
 		fmt.Fprintf(env.Stderr, "flow convert: %s cannot be written as %s exactly (%d %s); nothing was written\n",
-			file, target, len(ce.Problems), plural(len(ce.Problems), "problem"))
+			oneLine(file), target, len(ce.Problems), plural(len(ce.Problems), "problem"))
 		return reported{err: canonical.Errorf(canonical.CodeInvalidArgs, "%s cannot be converted", file)}
 	}
 	if err != nil {

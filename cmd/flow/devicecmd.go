@@ -196,7 +196,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		return err
 	}
 	for _, w := range flow.Warnings {
-		fmt.Fprintf(env.Stderr, "warning: %s\n", w.Message)
+		fmt.Fprintf(env.Stderr, "warning: %s\n", indentLines(printable(w.Message), "  "))
 	}
 	if o.device == "web" {
 		// A browser session does not outlive the process, so a pipeline of
@@ -247,7 +247,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	} else {
 		for _, s := range res.Steps {
 			symbol := map[exec.Status]string{exec.StatusPassed: "✓", exec.StatusFailed: "✗", exec.StatusWarned: "!", exec.StatusSkipped: "-"}[s.Status]
-			fmt.Fprintf(env.Stdout, "%s %s %s\n", symbol, s.Command, duration(s.DurationMs))
+			fmt.Fprintf(env.Stdout, "%s %s %s\n", symbol, oneLine(s.Command), duration(s.DurationMs))
 		}
 	}
 	if res.Error != nil {

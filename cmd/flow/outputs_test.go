@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"html/template"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -290,5 +292,39 @@ func TestArtifactsPerShard(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(art); len(entries) != 4 {
 		t.Fatalf("want a screenshot and a hierarchy per shard, got %d files", len(entries))
+	}
+}
+
+// TestHTMLReportNamesStepsAsConsole: every step the console prints appears
+// in the HTML report under the same description (Tap on "Log in", not
+// tapOn), in the same order.
+func TestHTMLReportNamesStepsAsConsole(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "report.html")
+	r := runFlow(t, "", "test", "../../flows/demo/02-login.yaml", "--output", out)
+	if r.code != 0 {
+		t.Fatalf("want a pass:\n%s", r)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if rest, ok := strings.CutPrefix(l, "  ✓ "); ok {
+			steps = append(steps, rest[:strings.LastIndex(rest, " ")])
+		}
+	}
+	if len(steps) < 10 || !slices.Contains(steps, `Tap on "Log in"`) {
+		t.Fatalf("console steps %q", steps)
+	}
+	rest := string(page)
+	for _, s := range steps {
+		cell := `<span class="text">` + template.HTMLEscapeString(s) + `</span>`
+		i := strings.Index(rest, cell)
+		if i < 0 {
+			t.Fatalf("the report lacks the console's step %q (in order)", s)
+		}
+		rest = rest[i+len(cell):]
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/report"
 )
 
 // progress is the live console view of flow test: a line per flow, a line
@@ -45,7 +46,7 @@ func (p *progress) FlowStarted(f *canonical.Flow, shard int) {
 	if shard > 0 {
 		prefix = fmt.Sprintf("[shard %d] ", shard)
 	}
-	fmt.Fprintf(p.w, "%s[%d/%d] %s (%s)\n", prefix, p.index, p.total, p.paint("1", f.Name), f.File)
+	fmt.Fprintf(p.w, "%s[%d/%d] %s (%s)\n", prefix, p.index, p.total, p.paint("1", oneLine(f.Name)), oneLine(f.File))
 }
 
 func (p *progress) StepStarted(_ *canonical.Flow, _ canonical.Command, desc string, depth int) {
@@ -54,7 +55,7 @@ func (p *progress) StepStarted(_ *canonical.Flow, _ canonical.Command, desc stri
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "%s… %s", indent(depth), desc)
+	fmt.Fprintf(p.w, "%s… %s", indent(depth), oneLine(desc))
 }
 
 func indent(depth int) string { return strings.Repeat("  ", depth+1) }
@@ -81,17 +82,36 @@ func (p *progress) StepFinished(_ *canonical.Flow, s exec.StepResult, desc strin
 	case exec.StatusSkipped:
 		suffix = " (skipped)"
 	}
-	fmt.Fprintf(p.w, "%s%s %s%s %s\n", indent(s.Depth), symbol, desc, suffix, p.paint("2", duration(s.DurationMs)))
+	fmt.Fprintf(p.w, "%s%s %s%s %s\n", indent(s.Depth), symbol, oneLine(desc), suffix, p.paint("2", duration(s.DurationMs)))
 	for _, l := range s.Logs {
-		fmt.Fprintf(p.w, "%s    log: %s\n", indent(s.Depth), l)
+		fmt.Fprintf(p.w, "%s    log: %s\n", indent(s.Depth), oneLine(l))
 	}
 	if s.Error != nil && (s.Status == exec.StatusFailed || s.Status == exec.StatusWarned) {
-		fmt.Fprintf(p.w, "%s    %s\n", indent(s.Depth), s.Error.Error())
-		if s.Error.Hint != "" {
-			fmt.Fprintf(p.w, "%s    hint: %s\n", indent(s.Depth), strings.ReplaceAll(s.Error.Hint, "\n", "\n"+indent(s.Depth)+"          "))
-		}
+		printError(p.w, indent(s.Depth)+"    ", s.Error)
 	}
 }
+
+// printError prints an error for people: its line, then its hint, each
+// continuation line indented under the first, every field made printable.
+func printError(w io.Writer, indent string, e *canonical.Error) {
+	fmt.Fprintf(w, "%s%s\n", indent, indentLines(printable(e.Error()), indent+"  "))
+	if e.Hint != "" {
+		fmt.Fprintf(w, "%shint: %s\n", indent, indentLines(printable(e.Hint), indent+"      "))
+	}
+}
+
+// indentLines indents every line of s but the first.
+func indentLines(s, indent string) string {
+	return strings.ReplaceAll(s, "\n", "\n"+indent)
+}
+
+// printable and oneLine neutralise the control characters and escape
+// sequences of text from flows, paths and scripts before it reaches the
+// terminal (report.Printable); oneLine also escapes line breaks, for
+// fields that must stay on one line.
+func printable(s string) string { return report.Printable(s) }
+
+func oneLine(s string) string { return report.OneLine(s) }
 
 func (p *progress) FlowFinished(r exec.FlowResult) {
 	p.mu.Lock()
@@ -102,21 +122,18 @@ func (p *progress) FlowFinished(r exec.FlowResult) {
 	}
 	switch r.Status {
 	case exec.StatusFailed:
-		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("31;1", "FAILED"), r.Name, duration(r.DurationMs))
+		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("31;1", "FAILED"), oneLine(r.Name), duration(r.DurationMs))
 		if len(r.Steps) == 0 && r.Error != nil {
 			// It never ran (it could not load): show why here.
-			fmt.Fprintf(p.w, "    %s\n", r.Error.Error())
-			if r.Error.Hint != "" {
-				fmt.Fprintf(p.w, "    hint: %s\n", r.Error.Hint)
-			}
+			printError(p.w, "    ", r.Error)
 		}
 		for _, a := range r.Artifacts {
-			fmt.Fprintf(p.w, "    artifact: %s\n", a)
+			fmt.Fprintf(p.w, "    artifact: %s\n", oneLine(a))
 		}
 	case exec.StatusSkipped:
-		fmt.Fprintf(p.w, "  %s%s %s\n", prefix, p.paint("2", "SKIPPED"), r.Name)
+		fmt.Fprintf(p.w, "  %s%s %s\n", prefix, p.paint("2", "SKIPPED"), oneLine(r.Name))
 	default:
-		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("32;1", "PASSED"), r.Name, duration(r.DurationMs))
+		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("32;1", "PASSED"), oneLine(r.Name), duration(r.DurationMs))
 	}
 }
 

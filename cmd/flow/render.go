@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/maestro"
@@ -19,18 +20,18 @@ func renderError(w io.Writer, e *canonical.Error, asJSON bool) {
 		fmt.Fprintln(w, string(data))
 		return
 	}
-	fmt.Fprintln(w, e.Error())
+	fmt.Fprintln(w, indentLines(printable(e.Error()), "  "))
 	if e.Hint != "" {
-		fmt.Fprintf(w, "  hint: %s\n", e.Hint)
+		fmt.Fprintf(w, "  hint: %s\n", indentLines(printable(e.Hint), "        "))
 	}
 }
 
 // renderWithSnippet prints an error for people with the source line and a
 // caret under the column when the position is known and the file readable.
 func renderWithSnippet(w io.Writer, src maestro.Source, e *canonical.Error, prefix string) {
-	fmt.Fprintf(w, "%s%s\n", prefix, e.Error())
+	fmt.Fprintf(w, "%s%s\n", prefix, indentLines(printable(e.Error()), "  "))
 	if e.Hint != "" {
-		for i, line := range strings.Split(e.Hint, "\n") {
+		for i, line := range strings.Split(printable(e.Hint), "\n") {
 			if i == 0 {
 				fmt.Fprintf(w, "  hint: %s\n", line)
 			} else {
@@ -50,8 +51,22 @@ func renderWithSnippet(w io.Writer, src maestro.Source, e *canonical.Error, pref
 		return
 	}
 	text := strings.TrimRight(lines[e.Pos.Line-1], "\r")
-	fmt.Fprintf(w, "  %4d | %s\n", e.Pos.Line, text)
+	fmt.Fprintf(w, "  %4d | %s\n", e.Pos.Line, printable(text))
 	if e.Pos.Col > 0 {
-		fmt.Fprintf(w, "       | %s^\n", strings.Repeat(" ", e.Pos.Col-1))
+		fmt.Fprintf(w, "       | %s^\n", strings.Repeat(" ", caretOffset(text, e.Pos.Col)))
 	}
+}
+
+// caretOffset is how many columns the caret moves right to sit under
+// column col (1-based, in characters) of a source line printed with
+// printable: an escaped character is as wide as its escape.
+func caretOffset(line string, col int) int {
+	n := 0
+	for i := range line {
+		if n == col-1 {
+			return utf8.RuneCountInString(printable(line[:i]))
+		}
+		n++
+	}
+	return utf8.RuneCountInString(printable(line)) + (col - 1 - n)
 }

@@ -226,7 +226,7 @@ func runTest(c *cli.Context, env Env) error {
 	}
 	fmt.Fprintf(env.Stdout, " in %s (device time; %s wall)\n", duration(result.DurationMs), time.Since(wallStart).Round(time.Millisecond))
 	if o.format != "" {
-		fmt.Fprintf(env.Stdout, "report: %s\n", o.output)
+		fmt.Fprintf(env.Stdout, "report: %s\n", oneLine(o.output))
 	}
 	if c.Context.Err() != nil {
 		return reported{err: canonical.NewError(canonical.CodeCommandFailed, "interrupted")}

@@ -47,8 +47,12 @@ var htmlSource string
 // screenshots embedded as data: URIs, text artifacts such as the JSON view
 // hierarchy in a collapsed <pre>, anything else by name.
 //
-// Everything from the run is escaped by html/template. The page is
-// well-formed XML as well as HTML, and the same input gives the same bytes.
+// Steps are named as the console names them (exec.StepResult.Description),
+// with the Maestro command beside; status marks are text glyphs (✓ ✗ ! –)
+// that need no emoji font. Everything from the run is made [Printable]
+// (control characters and bidi overrides shown as escapes) and escaped by
+// html/template. The page is well-formed XML as well as HTML, and the same
+// input gives the same bytes.
 func HTML(w io.Writer, run exec.RunResult, opts HTMLOptions) error {
 	if err := checkStatuses(run); err != nil {
 		return err
@@ -84,10 +88,12 @@ type htmlFlow struct {
 }
 
 type htmlStep struct {
-	Icon, Status, Command, Label, Duration, Pos string
-	Depth                                       int
-	Error                                       *htmlError
-	Logs                                        []string
+	// Text names the step as the console does; Kind is the Maestro command
+	// it ran, shown beside it unless Text already is just that.
+	Icon, Status, Text, Kind, Duration, Pos string
+	Depth                                   int
+	Error                                   *htmlError
+	Logs                                    []string
 }
 
 type htmlError struct {
@@ -106,8 +112,8 @@ type htmlArtifact struct {
 }
 
 func newHTMLView(run exec.RunResult, opts HTMLOptions) htmlView {
-	v := htmlView{Title: opts.Title, Total: len(run.Flows), Duration: humanDuration(run.DurationMs),
-		Device: deviceName(run.Device), Result: "PASSED"}
+	v := htmlView{Title: Printable(opts.Title), Total: len(run.Flows), Duration: humanDuration(run.DurationMs),
+		Device: Printable(deviceName(run.Device)), Result: "PASSED"}
 	if v.Title == "" {
 		v.Title = DefaultHTMLTitle
 	}
@@ -117,7 +123,7 @@ func newHTMLView(run exec.RunResult, opts HTMLOptions) htmlView {
 	}
 	var detail []string
 	for _, s := range []string{run.Device.Platform, run.Device.ID} {
-		if s != "" && s != v.Device {
+		if s = Printable(s); s != "" && s != v.Device {
 			detail = append(detail, s)
 		}
 	}
@@ -141,7 +147,7 @@ func newHTMLFlow(index int, f exec.FlowResult, read func(string) ([]byte, error)
 		status = exec.StatusPassed // as in the summary: a warned flow passed
 	}
 	hf := htmlFlow{
-		Anchor: fmt.Sprintf("flow-%d", index+1), Name: f.Name, File: f.File, Status: string(status),
+		Anchor: fmt.Sprintf("flow-%d", index+1), Name: Printable(f.Name), File: Printable(f.File), Status: string(status),
 		Badge: strings.ToUpper(string(status)), Duration: humanDuration(f.DurationMs),
 		Warned: passedWithWarnings(f), Open: f.Status == exec.StatusFailed, Shard: f.Shard,
 		Error: newHTMLError(f.Error),
@@ -151,9 +157,14 @@ func newHTMLFlow(index int, f exec.FlowResult, read func(string) ([]byte, error)
 	}
 	for i, s := range f.Steps {
 		step := htmlStep{
-			Icon: stepIcon(s.Status), Status: string(s.Status), Command: s.Command, Label: s.Label,
-			Duration: humanDuration(s.DurationMs), Pos: relPos(s.Pos, f.File), Depth: max(s.Depth, 0),
-			Logs: s.Logs,
+			Icon: stepIcon(s.Status), Status: string(s.Status), Text: Printable(stepText(s)), Kind: Printable(s.Command),
+			Duration: humanDuration(s.DurationMs), Pos: Printable(relPos(s.Pos, f.File)), Depth: max(s.Depth, 0),
+		}
+		if step.Kind == step.Text {
+			step.Kind = ""
+		}
+		for _, l := range s.Logs {
+			step.Logs = append(step.Logs, Printable(l))
 		}
 		if !errorShownBelow(f.Steps, i) {
 			step.Error = newHTMLError(s.Error)
@@ -167,6 +178,18 @@ func newHTMLFlow(index int, f exec.FlowResult, read func(string) ([]byte, error)
 		hf.Artifacts = append(hf.Artifacts, newHTMLArtifact(name, read))
 	}
 	return hf
+}
+
+// stepText is a step as the console names it: its description, else its
+// label, else the command.
+func stepText(s exec.StepResult) string {
+	switch {
+	case s.Description != "":
+		return s.Description
+	case s.Label != "":
+		return s.Label
+	}
+	return s.Command
 }
 
 // errorShownBelow reports that step i's error is the one a step nested in
@@ -189,17 +212,19 @@ func errorShownBelow(steps []exec.StepResult, i int) bool {
 	return false
 }
 
-// stepIcon is Maestro's console symbol for a command status (§4.4).
+// stepIcon is the console's mark for a step status. Plain text glyphs,
+// coloured by the page's CSS, not Maestro's emoji: those need an emoji
+// font, which CI machines and many Linux desktops lack.
 func stepIcon(s exec.Status) string {
 	switch s {
 	case exec.StatusPassed:
-		return "✅"
+		return "✓"
 	case exec.StatusFailed:
-		return "❌"
+		return "✗"
 	case exec.StatusWarned:
-		return "⚠️"
+		return "!"
 	}
-	return "⚪️"
+	return "–"
 }
 
 // relPos shortens a position inside the flow's own file to line:col.
@@ -214,14 +239,14 @@ func newHTMLError(e *canonical.Error) *htmlError {
 	if e == nil {
 		return nil
 	}
-	he := &htmlError{Line: e.Error(), Hint: e.Hint}
+	he := &htmlError{Line: Printable(e.Error()), Hint: Printable(e.Hint)}
 	keys := make([]string, 0, len(e.Details))
 	for k := range e.Details {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		he.Details = append(he.Details, htmlDetail{Key: k, Value: detailValue(e.Details[k])})
+		he.Details = append(he.Details, htmlDetail{Key: Printable(k), Value: Printable(detailValue(e.Details[k]))})
 	}
 	return he
 }
@@ -240,13 +265,13 @@ func detailValue(v any) string {
 }
 
 func newHTMLArtifact(name string, read func(string) ([]byte, error)) htmlArtifact {
-	a := htmlArtifact{Name: name}
+	a := htmlArtifact{Name: Printable(name)}
 	if read == nil {
 		return a
 	}
 	data, err := read(name)
 	if err != nil {
-		a.Note = "could not be read: " + err.Error()
+		a.Note = "could not be read: " + Printable(err.Error())
 		return a
 	}
 	if mime := imageType(data); mime != "" {
@@ -261,7 +286,7 @@ func newHTMLArtifact(name string, read func(string) ([]byte, error)) htmlArtifac
 	case len(data) > maxInlineText:
 		a.Note = fmt.Sprintf("too large to show inline (%d bytes)", len(data))
 	default:
-		a.Text = string(data)
+		a.Text = Printable(string(data))
 	}
 	return a
 }

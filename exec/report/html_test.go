@@ -241,3 +241,79 @@ func TestHTMLTitleAndPassingRun(t *testing.T) {
 		t.Error("default title missing")
 	}
 }
+
+// emojiRanges are the code points with the Unicode Emoji property outside
+// ASCII (emoji-data.txt), whole blocks where most of a block is emoji,
+// and the emoji presentation selector. The page must need no emoji font.
+var emojiRanges = [][2]rune{
+	{0x00a9, 0x00a9}, {0x00ae, 0x00ae}, {0x203c, 0x203c}, {0x2049, 0x2049}, {0x2122, 0x2122}, {0x2139, 0x2139},
+	{0x2194, 0x2199}, {0x21a9, 0x21aa}, {0x231a, 0x231b}, {0x2328, 0x2328}, {0x23cf, 0x23cf}, {0x23e9, 0x23f3},
+	{0x23f8, 0x23fa}, {0x24c2, 0x24c2}, {0x25aa, 0x25ab}, {0x25b6, 0x25b6}, {0x25c0, 0x25c0}, {0x25fb, 0x25fe},
+	{0x2600, 0x26ff}, {0x2702, 0x2702}, {0x2705, 0x2705}, {0x2708, 0x270d}, {0x270f, 0x270f}, {0x2712, 0x2712},
+	{0x2714, 0x2714}, {0x2716, 0x2716}, {0x271d, 0x271d}, {0x2721, 0x2721}, {0x2728, 0x2728}, {0x2733, 0x2734},
+	{0x2744, 0x2744}, {0x2747, 0x2747}, {0x274c, 0x274c}, {0x274e, 0x274e}, {0x2753, 0x2755}, {0x2757, 0x2757},
+	{0x2763, 0x2764}, {0x2795, 0x2797}, {0x27a1, 0x27a1}, {0x27b0, 0x27b0}, {0x27bf, 0x27bf}, {0x2934, 0x2935},
+	{0x2b05, 0x2b07}, {0x2b1b, 0x2b1c}, {0x2b50, 0x2b50}, {0x2b55, 0x2b55}, {0x3030, 0x3030}, {0x303d, 0x303d},
+	{0x3297, 0x3297}, {0x3299, 0x3299}, {0xfe0f, 0xfe0f}, {0x1f000, 0x1faff},
+}
+
+// TestHTMLNoEmoji: status marks (and everything else the page adds) render
+// without an emoji font, and each status still has a mark of its own.
+func TestHTMLNoEmoji(t *testing.T) {
+	t.Parallel()
+	out := html(t, fixture(), report.HTMLOptions{ReadArtifact: artifacts(t)})
+	for i, r := range out {
+		for _, rg := range emojiRanges {
+			if r >= rg[0] && r <= rg[1] {
+				t.Fatalf("emoji code point %U at byte %d: %q", r, i, out[max(0, i-60):min(len(out), i+20)])
+			}
+		}
+	}
+	marks := map[string]bool{}
+	for _, status := range []string{"passed", "failed", "warned", "skipped"} {
+		_, rest, ok := strings.Cut(out, `<td class="icon" title="`+status+`">`)
+		mark, _, _ := strings.Cut(rest, "<")
+		if !ok || mark == "" || marks[mark] {
+			t.Errorf("status %s has no mark of its own (%q)", status, mark)
+		}
+		marks[mark] = true
+	}
+}
+
+// TestReportsNeutraliseControls: control characters and bidi overrides in
+// any field reach neither page nor JUnit file raw; they show as escapes.
+func TestReportsNeutraliseControls(t *testing.T) {
+	t.Parallel()
+	evil := "a\x1b[2J\rb\x07\u202ec\u0085\xff"
+	shown := `a\x1b[2J\rb\x07\u202ec\u0085\xff`
+	e := canonical.NewError(canonical.CodeCommandFailed, evil).WithHint(evil).With(evil, evil).
+		At(canonical.Pos{File: evil, Line: 1, Col: 1})
+	run := exec.RunResult{
+		Device: exec.DeviceInfo{Name: evil, Platform: evil, ID: evil + "2"},
+		Flows: []exec.FlowResult{{Name: evil, File: evil, Status: exec.StatusFailed, Error: e, Artifacts: []string{evil + ".json"},
+			Steps: []exec.StepResult{{Command: evil, Label: evil, Description: evil, Status: exec.StatusFailed, Error: e, Logs: []string{evil},
+				Pos: canonical.Pos{File: evil, Line: 2}}}}},
+	}
+	page := html(t, run, report.HTMLOptions{Title: evil, ReadArtifact: func(string) ([]byte, error) { return []byte(evil), nil }})
+	junitOut := junit(t, run, report.JUnitOptions{SuiteName: evil})
+	for what, out := range map[string]string{"html": page, "junit": junitOut} {
+		for i, r := range out {
+			if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || r == 0x202e || r == 0xfffd {
+				t.Errorf("%s: raw %U at byte %d", what, r, i)
+				break
+			}
+		}
+		if !strings.Contains(out, shown) {
+			t.Errorf("%s: the escapes %s are not shown", what, shown)
+		}
+	}
+	if n := strings.Count(page, shown); n < 10 {
+		t.Errorf("the page shows the escapes %d times, want every field (>= 10)", n)
+	}
+	if err := wellFormed(page); err != nil {
+		t.Error(err)
+	}
+	if problems := validateJUnit([]byte(junitOut)); len(problems) > 0 {
+		t.Errorf("invalid JUnit: %s", strings.Join(problems, "\n"))
+	}
+}

@@ -80,14 +80,15 @@ type jsonFlow struct {
 }
 
 type jsonStep struct {
-	Command    string           `json:"command"`
-	Label      string           `json:"label,omitempty"`
-	Status     exec.Status      `json:"status"`
-	DurationMs int64            `json:"durationMs"`
-	Pos        canonical.Pos    `json:"pos"`
-	Depth      int              `json:"depth,omitempty"`
-	Error      *canonical.Error `json:"error,omitempty"`
-	Logs       []string         `json:"logs,omitempty"`
+	Command     string           `json:"command"`
+	Label       string           `json:"label,omitempty"`
+	Description string           `json:"description,omitempty"`
+	Status      exec.Status      `json:"status"`
+	DurationMs  int64            `json:"durationMs"`
+	Pos         canonical.Pos    `json:"pos"`
+	Depth       int              `json:"depth,omitempty"`
+	Error       *canonical.Error `json:"error,omitempty"`
+	Logs        []string         `json:"logs,omitempty"`
 }
 
 func newJSONFlow(f exec.FlowResult) jsonFlow {
@@ -101,7 +102,7 @@ func newJSONFlow(f exec.FlowResult) jsonFlow {
 	}
 	for _, s := range f.Steps {
 		out.Steps = append(out.Steps, jsonStep{
-			Command: s.Command, Label: s.Label, Status: s.Status, DurationMs: s.DurationMs,
+			Command: s.Command, Label: s.Label, Description: s.Description, Status: s.Status, DurationMs: s.DurationMs,
 			Pos: s.Pos, Depth: s.Depth, Error: s.Error, Logs: s.Logs,
 		})
 	}

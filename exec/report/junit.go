@@ -167,19 +167,20 @@ func failureText(f exec.FlowResult) string {
 	return msg
 }
 
-// attr escapes an attribute value: markup characters and quotes, and tab,
-// CR and LF as character references so attribute normalisation keeps them.
-// Characters XML cannot carry become U+FFFD.
+// attr escapes an attribute value: markup characters and quotes, and tab
+// and LF as character references so attribute normalisation keeps them.
+// Control characters (which XML 1.0 cannot carry, even escaped) and bidi
+// overrides are first made [Printable], shown as \x1b or \u202e.
 func attr(s string) string {
 	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder never fails
+	_ = xml.EscapeText(&b, []byte(Printable(s))) // a strings.Builder never fails
 	return b.String()
 }
 
 // text escapes element text like attr but keeps line breaks literal, so a
 // multi-line failure message stays readable in the file.
 func text(s string) string {
-	lines := strings.Split(s, "\n")
+	lines := strings.Split(Printable(s), "\n")
 	for i, l := range lines {
 		lines[i] = attr(l)
 	}

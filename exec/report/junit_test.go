@@ -189,7 +189,7 @@ func TestJUnitEscaping(t *testing.T) {
 	}
 	suite := root.children("testsuite")[0]
 	tc := suite.children("testcase")[0]
-	wantName := strings.ReplaceAll(name, "\x01", "\uFFFD") // XML 1.0 cannot carry U+0001
+	wantName := strings.ReplaceAll(name, "\x01", `\x01`) // XML 1.0 cannot carry U+0001: shown as an escape
 	for _, got := range []string{tc.Attrs["id"], tc.Attrs["name"], tc.Attrs["classname"]} {
 		if got != wantName {
 			t.Errorf("name read back as %q, want %q", got, wantName)
@@ -201,7 +201,7 @@ func TestJUnitEscaping(t *testing.T) {
 	if got := suite.Attrs["device"]; got != `Pixel "7" <beta>` {
 		t.Errorf("device read back as %q", got)
 	}
-	wantText := "COMMAND_FAILED: " + msg + "\n" + hint
+	wantText := "COMMAND_FAILED: " + strings.ReplaceAll(msg, "\r\n", "\n") + "\n" + hint // a CRLF is a line break
 	if got := tc.children("failure")[0].Text; got != wantText {
 		t.Errorf("failure read back as %q, want %q", got, wantText)
 	}
