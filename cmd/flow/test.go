@@ -216,6 +216,9 @@ func runTest(c *cli.Context, env Env) error {
 	if rec != nil && rec.err != nil {
 		return rec.err
 	}
+	if rec != nil {
+		rec.summary(env.Stdout)
+	}
 	if err := writeReport(o, result, o.artifacts != ""); err != nil {
 		return err
 	}

@@ -3,8 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,6 +33,8 @@ type stepRecorder struct {
 	started bool
 	pending []canonical.Command // top-level command per nesting level
 	err     error
+	// left counts passed steps written as "# not recorded" comments.
+	left int
 }
 
 func newStepRecorder(next exec.Observer, file, device string, vars []exec.Var) *stepRecorder {
@@ -64,17 +69,38 @@ func (r *stepRecorder) StepFinished(f *canonical.Flow, step exec.StepResult, des
 	if step.Status != exec.StatusPassed {
 		return // failed steps are not replayed; skipped and warned ones did nothing
 	}
-	r.err = r.append(recordLines(f, c, step.Command, r.cli))
+	lines := recordLines(f, c, step.Command, r.cli)
+	if len(lines) == 1 && strings.HasPrefix(lines[0], notRecorded) {
+		r.left++
+	}
+	r.err = r.append(lines)
+}
+
+// notRecorded starts the comment that stands for a step with no .ad form.
+const notRecorded = "# not recorded: "
+
+// summary warns, after the run, about the passed steps a replay of the
+// recording will not perform.
+func (r *stepRecorder) summary(w io.Writer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.left == 1:
+		fmt.Fprintf(w, "warning: 1 passed step has no exact .ad form and was not recorded (see the # not recorded line in %s)\n", oneLine(r.file))
+	case r.left > 1:
+		fmt.Fprintf(w, "warning: %d passed steps have no exact .ad form and were not recorded (see the # not recorded lines in %s)\n", r.left, oneLine(r.file))
+	}
 }
 
 // recordLines are the .ad lines of one executed command: its exact .ad
-// form with the flow's env and -e values substituted, or a comment.
+// form with the values it ran with substituted, or a comment.
 func recordLines(f *canonical.Flow, c canonical.Command, name string, cli map[string]string) []string {
 	where := fmt.Sprintf("%s:%d:%d", f.File, c.Base().Pos.Line, c.Base().Pos.Col)
 	skip := func(why string) []string {
-		return []string{"# not recorded: " + where + " " + name + ": " + firstLine(why)}
+		return []string{notRecorded + where + " " + name + ": " + firstLine(why)}
 	}
-	src, err := compat.ToAd(&canonical.Flow{File: f.File, Env: f.Env, Commands: []canonical.Command{c}})
+	env, cli := runEnv(f.Env, cli)
+	src, err := compat.ToAd(&canonical.Flow{File: f.File, Env: env, Commands: []canonical.Command{c}})
 	if err != nil {
 		var ce *compat.ConvertError
 		if errors.As(err, &ce) && len(ce.Problems) > 0 {
@@ -107,6 +133,32 @@ func recordLines(f *canonical.Flow, c canonical.Command, name string, cli map[st
 		out = append(out, line)
 	}
 	return out
+}
+
+// runEnv is the flow's env as the run saw it, for the recording: -e and
+// MAESTRO_* variables the flow does not declare are variables of the run
+// all the same (a step typed their value), and a declared plain value
+// wins over -e as it does when the flow runs. Only a declared value that
+// is an expression (the ${NAME || 'default'} idiom) reads the -e value, so
+// only those keep their override.
+func runEnv(declared []canonical.EnvVar, cli map[string]string) ([]canonical.EnvVar, map[string]string) {
+	raw := map[string]string{}
+	for _, e := range declared {
+		raw[e.Name] = e.Value.Raw
+	}
+	env := append([]canonical.EnvVar{}, declared...)
+	override := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(cli)) {
+		v := cli[k]
+		r, ok := raw[k]
+		switch {
+		case !ok:
+			env = append(env, canonical.EnvVar{Name: k, Value: canonical.Text(v, canonical.Pos{})})
+		case strings.Contains(r, "${") && v != "":
+			override[k] = v // ${NAME || 'default'}: an empty -e value falls back to the default
+		}
+	}
+	return env, override
 }
 
 func firstLine(s string) string {
