@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -192,52 +195,220 @@ type jsonLine struct {
 
 // planJSONLines answers one output line per input line, in order; a bad line
 // becomes an error line and never stops the stream.
+//
+// Lines are planned in batches by one worker per CPU and written in input
+// order, each answer appended straight into the batch's buffer (see
+// appendPlanAnswer): a stream of plans is mostly numbers, and encoding them
+// by reflection used to cost ten times the planning. A batch is handed on
+// when it is full or when no more input is waiting, so a caller that writes
+// one line and waits for its answer gets it at once.
 func planJSONLines(r io.Reader, w io.Writer, o planOptions) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		out, err := planJSONLine([]byte(text), o)
-		var data []byte
-		if err != nil {
-			ce := canonical.Coded(err)
-			if !ce.Pos.Known() {
-				ce.Pos = canonical.Pos{File: "<stdin>", Line: line}
+	workers := runtime.GOMAXPROCS(0)
+	work := make(chan *jsonlBatch, workers)
+	ordered := make(chan *jsonlBatch, 2*workers)
+	free := make(chan *jsonlBatch, 3*workers+1)
+	stop := make(chan struct{})
+	var readErr error
+	go func() {
+		readErr = readJSONLBatches(r, ordered, work, free, stop)
+		close(work)
+		close(ordered)
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				b.answer(o)
+				close(b.done)
 			}
-			data, _ = json.Marshal(map[string]any{"error": ce})
-		} else {
-			data, _ = json.Marshal(out)
-		}
-		bw.Write(data)
-		bw.WriteByte('\n')
+		}()
 	}
-	if err := sc.Err(); err != nil {
-		return canonical.Errorf(canonical.CodeInvalidArgs, "reading stdin: %v", err).Wrap(err)
+	var writeErr error
+	for b := range ordered {
+		<-b.done
+		if writeErr == nil {
+			if _, writeErr = w.Write(b.out); writeErr != nil {
+				close(stop)
+			}
+		}
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	wg.Wait()
+	if writeErr != nil {
+		return canonical.Errorf(canonical.CodeInternal, "writing stdout: %v", writeErr).Wrap(writeErr)
+	}
+	if readErr != nil {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "reading stdin: %v", readErr).Wrap(readErr)
 	}
 	return nil
 }
 
+// jsonlBatch is a run of non-blank input lines and, once a worker has
+// answered them, their output lines.
+type jsonlBatch struct {
+	in    []byte // the lines' trimmed text, back to back
+	ends  []int  // where each line ends in in
+	lines []int  // each line's number in the input, for error positions
+	out   []byte
+	done  chan struct{} // closed when out is complete
+}
+
+// A batch is handed to a worker at this many lines or input bytes.
+const (
+	jsonlBatchLines = 64
+	jsonlBatchBytes = 64 << 10
+)
+
+func (b *jsonlBatch) answer(o planOptions) {
+	start := 0
+	for i, end := range b.ends {
+		b.out = appendPlanAnswer(b.out, b.in[start:end], b.lines[i], o)
+		b.out = append(b.out, '\n')
+		start = end
+	}
+}
+
+// readJSONLBatches splits r into lines exactly as bufio.Scanner's ScanLines
+// does (up to 16 MiB a line), numbers them, drops blank ones and sends
+// batches to ordered and then to work, until the input ends or stop closes.
+func readJSONLBatches(r io.Reader, ordered, work chan<- *jsonlBatch, free chan *jsonlBatch, stop <-chan struct{}) error {
+	in := &countingReader{r: r}
+	consumed := 0
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		advance, token, err := bufio.ScanLines(data, atEOF)
+		consumed += advance
+		return advance, token, err
+	})
+	var b *jsonlBatch
+	send := func() bool {
+		if b == nil {
+			return true
+		}
+		select {
+		case ordered <- b:
+		case <-stop:
+			return false
+		}
+		work <- b
+		b = nil
+		return true
+	}
+	line := 0
+	for sc.Scan() {
+		line++
+		if text := bytes.TrimSpace(sc.Bytes()); len(text) > 0 {
+			if b == nil {
+				b = newJSONLBatch(free)
+			}
+			b.in = append(b.in, text...)
+			b.ends = append(b.ends, len(b.in))
+			b.lines = append(b.lines, line)
+		}
+		// Nothing left in the scanner's buffer means its next Scan reads,
+		// and a read may wait for the caller: answer what we have first.
+		idle := in.n == consumed
+		if b != nil && (idle || len(b.ends) >= jsonlBatchLines || len(b.in) >= jsonlBatchBytes) && !send() {
+			return nil
+		}
+	}
+	if !send() {
+		return nil
+	}
+	return sc.Err()
+}
+
+func newJSONLBatch(free chan *jsonlBatch) *jsonlBatch {
+	select {
+	case b := <-free:
+		b.in, b.ends, b.lines, b.out = b.in[:0], b.ends[:0], b.lines[:0], b.out[:0]
+		b.done = make(chan struct{})
+		return b
+	default:
+		return &jsonlBatch{done: make(chan struct{})}
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// appendPlanAnswer appends the answer to one input line, without the
+// newline: {"plan":...}, {"lowered":...}, {"series":...} or {"error":...},
+// byte for byte what encoding/json writes for the one-key object. Where
+// encoding/json would fail (a non-finite number), the answer is empty, as
+// it has always been.
+func appendPlanAnswer(b []byte, text []byte, line int, o planOptions) []byte {
+	start := len(b)
+	key, out, err := planLine(text, o)
+	if err != nil {
+		ce := canonical.Coded(err)
+		if !ce.Pos.Known() {
+			ce.Pos = canonical.Pos{File: "<stdin>", Line: line}
+		}
+		b = append(b, `{"error":`...)
+		if b, err = ce.AppendJSON(b); err != nil {
+			return b[:start]
+		}
+		return append(b, '}')
+	}
+	if p, ok := out.(planner.Plan); ok {
+		b = append(b, `{"`...)
+		b = append(b, key...)
+		b = append(b, `":`...)
+		if b, err = p.AppendJSON(b); err != nil {
+			return b[:start]
+		}
+		return append(b, '}')
+	}
+	// Lowered payloads and swipe series are rare here; encoding/json
+	// writes them.
+	data, err := json.Marshal(map[string]any{key: out})
+	if err != nil {
+		return b
+	}
+	return append(b, data...)
+}
+
+// planJSONLine answers one --jsonl line as the one-key object that is
+// printed for it.
 func planJSONLine(text []byte, o planOptions) (map[string]any, error) {
-	raw, err := canonical.DecodeJSON(text)
+	key, out, err := planLine(text, o)
 	if err != nil {
 		return nil, err
 	}
+	return map[string]any{key: out}, nil
+}
+
+// planLine plans one --jsonl line and names the key its answer goes under.
+func planLine(text []byte, o planOptions) (string, any, error) {
+	raw, err := canonical.DecodeJSON(text)
+	if err != nil {
+		return "", nil, err
+	}
 	m, ok := raw.(map[string]any)
 	if !ok {
-		return nil, canonical.NewError(canonical.CodeInvalidArgs, "each line must be a JSON object").
+		return "", nil, canonical.NewError(canonical.CodeInvalidArgs, "each line must be a JSON object").
 			WithHint(`write {"input":{...},"viewport":{"x":0,"y":0,"width":390,"height":844},"platform":"ios"}`)
 	}
 	if p, ok := m["platform"]; ok {
 		s, _ := p.(string)
 		if o.platform, err = planner.ParsePlatform(s); err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		if !o.viewportSet {
 			o.viewport = defaultViewport(o.platform)
@@ -245,7 +416,7 @@ func planJSONLine(text []byte, o planOptions) (map[string]any, error) {
 	}
 	if v, ok := m["viewport"]; ok {
 		if _, isObject := v.(map[string]any); !isObject {
-			return nil, canonical.NewError(canonical.CodeInvalidArgs, "viewport must be an object {x, y, width, height}").
+			return "", nil, canonical.NewError(canonical.CodeInvalidArgs, "viewport must be an object {x, y, width, height}").
 				WithHint(`write "viewport":{"x":0,"y":0,"width":390,"height":844}`)
 		}
 		o.viewport = planner.DecodeViewport(v)
@@ -257,26 +428,26 @@ func planJSONLine(text []byte, o planOptions) (map[string]any, error) {
 	if s, ok := m["swipe"]; ok {
 		in, err := canonical.NormalizeSwipe(s)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		out, err := planSwipe(in, o)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
-		return map[string]any{"series": out}, nil
+		return "series", out, nil
 	}
 	input, ok := m["input"]
 	if !ok {
-		return nil, canonical.NewError(canonical.CodeInvalidArgs, `the line has no "input"`).
+		return "", nil, canonical.NewError(canonical.CodeInvalidArgs, `the line has no "input"`).
 			WithHint(`put the structured gesture under "input", for example {"input":{"kind":"pinch","scale":0.5}}`)
 	}
 	in, err := canonical.NormalizeGesture(input)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	out, err := planGesture(in, o)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	return map[string]any{key: out}, nil
+	return key, out, nil
 }

@@ -1,0 +1,303 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/planner"
+)
+
+// referencePlanJSONLines is `flow plan --jsonl` as it was before plans were
+// appended by hand and planned in parallel: one line at a time, every answer
+// encoded by encoding/json as a one-key object. The differential tests below
+// require the current implementation to write exactly these bytes.
+func referencePlanJSONLines(r io.Reader, w io.Writer, o planOptions) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		out, err := planJSONLine([]byte(text), o)
+		var data []byte
+		if err != nil {
+			ce := canonical.Coded(err)
+			if !ce.Pos.Known() {
+				ce.Pos = canonical.Pos{File: "<stdin>", Line: line}
+			}
+			data, _ = json.Marshal(map[string]any{"error": ce})
+		} else {
+			data, _ = json.Marshal(out)
+		}
+		bw.Write(data)
+		bw.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "reading stdin: %v", err).Wrap(err)
+	}
+	return nil
+}
+
+// checkSameStream runs both implementations over input and requires the same
+// bytes, line by line, and the same error.
+func checkSameStream(t *testing.T, name string, input []byte, o planOptions) {
+	t.Helper()
+	var want, got bytes.Buffer
+	wantErr := referencePlanJSONLines(bytes.NewReader(input), &want, o)
+	gotErr := planJSONLines(bytes.NewReader(input), &got, o)
+	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+		t.Fatalf("%s: error %v, reference %v", name, gotErr, wantErr)
+	}
+	if bytes.Equal(want.Bytes(), got.Bytes()) {
+		return
+	}
+	wl, gl := strings.Split(want.String(), "\n"), strings.Split(got.String(), "\n")
+	for i := range min(len(wl), len(gl)) {
+		if wl[i] != gl[i] {
+			t.Fatalf("%s: output line %d differs\n  got  %.600s\n  want %.600s", name, i+1, gl[i], wl[i])
+		}
+	}
+	t.Fatalf("%s: %d output lines, reference %d", name, len(gl), len(wl))
+}
+
+// jsonlOptions are the option sets --jsonl runs under: each platform's
+// default phone, a --viewport that lines may override, and every lowering.
+func jsonlOptions() map[string]planOptions {
+	android, ios := planner.Android, planner.IOS
+	return map[string]planOptions{
+		"android":           {platform: android, viewport: defaultViewport(android)},
+		"ios --viewport":    {platform: ios, viewport: canonical.Viewport{Y: 47, Width: 390, Height: 797}, viewportSet: true},
+		"web":               {platform: planner.Web, viewport: defaultViewport(planner.Web)},
+		"--lower android":   {platform: android, viewport: defaultViewport(android), lower: "android"},
+		"--lower ios":       {platform: ios, viewport: defaultViewport(ios), lower: "ios", appID: "com.example.<app>"},
+		"--lower webdriver": {platform: planner.Web, viewport: defaultViewport(planner.Web), lower: "webdriver"},
+	}
+}
+
+// fixtureInputLines turns every public-input case of the agent-device
+// fixture into a --jsonl line, as TestAgentDeviceAgreement does.
+func fixtureInputLines(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(fixturePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var fl fixtureLine
+		if err := json.Unmarshal(l, &fl); err != nil {
+			t.Fatal(err)
+		}
+		if !hasKey(fl.Case, "input") {
+			continue
+		}
+		line := map[string]any{"input": fl.Case["input"], "viewport": fl.Case["viewport"]}
+		if hasKey(fl.Case, "platform") {
+			line["platform"] = fl.Case["platform"]
+		}
+		enc, _ := json.Marshal(line)
+		out.Write(enc)
+		out.WriteByte('\n')
+	}
+	if out.Len() == 0 {
+		t.Fatal("the fixture has no input cases")
+	}
+	return out.Bytes()
+}
+
+// edgeLines are the error paths and odd values: broken JSON, non-objects,
+// bad platforms and viewports, every kind valid and invalid on every
+// platform, removed forms, swipe series, huge, tiny and negative-zero
+// numbers, escapes and HTML-sensitive text that errors echo back.
+func edgeLines() []string {
+	lines := []string{
+		``, `   `, "\t", `not json`, `{`, `{"input":`, `[]`, `[1,2]`, `"x"`, `42`, `null`, `{}`, `{}]`, `{} {}`,
+		`{"input":{"kind":"pinch","scale":0.5}}` + "\r", "  {\"input\":{\"kind\":\"rotate\",\"degrees\":35}}  ",
+		`{"input":null}`, `{"input":"pan"}`, `{"input":[]}`, `{"input":{}}`, `{"input":{"kind":"tap"}}`,
+		`{"input":{"kind":"<script>&"}}`, `{"input":{"kind":"pan\u2028"}}`, "{\"input\":{\"kind\":\"\xff\"}}",
+		`{"input":{"kind":"pinch","scale":0.5},"platform":"tvos"}`, `{"input":{"kind":"pinch","scale":0.5},"platform":7}`,
+		`{"input":{"kind":"pinch","scale":0.5},"platform":null}`, `{"input":{"kind":"pinch","scale":0.5},"viewport":[0,0,1,1]}`,
+		`{"input":{"kind":"pinch","scale":0.5},"viewport":{"x":0,"y":0,"width":"wide","height":844}}`,
+		`{"input":{"kind":"pinch","scale":0.5},"viewport":{"x":0,"y":0,"width":1e308,"height":1e308}}`,
+		`{"input":{"kind":"pinch","scale":0.5},"viewport":{"x":-1e-300,"y":1e-7,"width":390.5,"height":844.25}}`,
+		`{"input":{"kind":"pinch","scale":0.5},"viewport":{"x":0,"y":0,"width":-390,"height":844}}`,
+		`{"input":{"kind":"pinch","scale":0.5},"viewport":{"x":-0,"y":-0.0,"width":390,"height":844}}`,
+		`{"input":{"kind":"pinch","scale":0.5},"viewport":{"x":1e21,"y":0,"width":390,"height":844}}`,
+		`{"input":{"kind":"pinch","scale":1e-300}}`, `{"input":{"kind":"pinch","scale":1e300}}`, `{"input":{"kind":"pinch","scale":-1}}`,
+		`{"input":{"kind":"pinch","scale":1e999}}`, `{"input":{"kind":"pinch","scale":"0.5"}}`, `{"input":{"kind":"pinch"}}`,
+		`{"input":{"kind":"pinch","scale":0.5,"origin":{"x":5,"y":5}}}`, `{"input":{"kind":"pinch","scale":0.5,"origin":null}}`,
+		`{"input":{"kind":"pinch","scale":0.5,"origin":{"x":1e308,"y":-1e308}}}`,
+		`{"input":{"kind":"rotate","degrees":-720,"origin":{"x":195.5,"y":422.123456789}}}`, `{"input":{"kind":"rotate","degrees":1e-9}}`,
+		`{"input":{"kind":"rotate","degrees":35,"velocity":2}}`,
+		`{"input":{"kind":"transform","origin":{"x":195,"y":450},"delta":{"x":40,"y":-30},"scale":1.3,"degrees":20,"durationMs":160}}`,
+		`{"input":{"kind":"transform","origin":{"x":195,"y":450},"delta":{"x":0,"y":0},"scale":0.8,"degrees":-45}}`,
+		`{"input":{"kind":"transform","origin":{"x":195,"y":450}}}`,
+		`{"input":{"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":0,"y":-80}}}`,
+		`{"input":{"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":0,"y":-80},"durationMs":5000}}`,
+		`{"input":{"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":80,"y":-40},"pointerCount":2,"durationMs":100}}`,
+		`{"input":{"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":0,"y":-80},"pointerCount":3}}`,
+		`{"input":{"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":0,"y":-80},"durationMs":15}}`,
+		`{"input":{"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":0,"y":-80},"executionProfile":"endpoint-hold"}}`,
+		`{"input":{"kind":"pan","origin":{"x":0.000001,"y":0.0000001},"delta":{"x":1e-7,"y":0}}}`,
+		`{"input":{"kind":"fling","direction":"up","origin":{"x":195,"y":600}}}`,
+		`{"input":{"kind":"fling","direction":"left","origin":{"x":300,"y":500},"distance":120}}`,
+		`{"input":{"kind":"fling","direction":"up","origin":{"x":1,"y":2},"durationMs":300}}`,
+		`{"input":{"kind":"fling","direction":"sideways","origin":{"x":1,"y":2}}}`,
+		`{"input":{"kind":"swipe","preset":"left"}}`, `{"input":{"kind":"swipe","preset":"right-edge"}}`, `{"input":{"kind":"swipe","preset":"up"}}`,
+		`{"input":{"kind":"swipe","preset":"left","durationMs":300}}`,
+		`{"input":{"kind":"drag","source":"id=a","destination":"@e2","sourceHoldMs":800}}`,
+		`{"swipe":{"from":{"x":100,"y":800},"to":{"x":100,"y":200}}}`,
+		`{"swipe":{"from":{"x":100,"y":800},"to":{"x":100,"y":200},"count":3,"pauseMs":50,"pattern":"ping-pong"}}`,
+		`{"swipe":{"from":{"x":100,"y":800},"to":{"x":100,"y":200},"count":201}}`,
+		`{"swipe":{"from":{"x":100,"y":800},"to":{"x":100,"y":200},"count":200,"pauseMs":10000}}`,
+		`{"swipe":{"from":{"x":-5,"y":800},"to":{"x":100,"y":200}}}`, `{"swipe":null}`,
+		`{"input":{"kind":"pinch","scale":0.5},"input":{"kind":"rotate","degrees":10}}`,
+		`{"input":{"kind":"pinch","scale":0.5},"extra":{"deep":[[[[1]]]]}}`,
+		`{"input":{"kind":"pinch","scale":0.5,"origin":{"x":1.7976931348623157e308,"y":5e-324}}}`,
+	}
+	for _, p := range []string{"android", "ios", "macos", "web", "harmonyos", "vega", "linux", ""} {
+		for _, in := range []string{
+			`{"kind":"pinch","scale":0.5}`, `{"kind":"pinch","scale":1.5,"origin":{"x":195,"y":450}}`,
+			`{"kind":"rotate","degrees":35}`, `{"kind":"rotate","degrees":-90}`,
+			`{"kind":"transform","origin":{"x":195,"y":450},"delta":{"x":40,"y":-30},"scale":1.3,"degrees":20,"durationMs":160}`,
+			`{"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":80,"y":-40},"pointerCount":2,"durationMs":100}`,
+			`{"kind":"pan","origin":{"x":200,"y":420},"delta":{"x":0,"y":-80}}`, `{"kind":"fling","direction":"down","origin":{"x":195,"y":300}}`,
+			`{"kind":"swipe","preset":"left-edge"}`, `{"kind":"pinch","scale":0.2,"origin":{"x":5,"y":5}}`,
+		} {
+			lines = append(lines, fmt.Sprintf(`{"input":%s,"platform":%q}`, in, p))
+		}
+	}
+	return lines
+}
+
+// TestPlanJSONLinesMatchesReference: over the benchmark corpus, every
+// public-input case of the agent-device fixture, the edge lines and random
+// mutations of them, under every option set, `flow plan --jsonl` writes the
+// reference's bytes.
+func TestPlanJSONLinesMatchesReference(t *testing.T) {
+	t.Parallel()
+	bench := twoContactLines(t, 600)
+	benchRaw, err := os.ReadFile("../../bench/inputs/two-contact.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := []byte(strings.Join(edgeLines(), "\n"))
+	fixture := fixtureInputLines(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	var mutated bytes.Buffer
+	src := bytes.Split(append(append([]byte{}, edges...), bench[:20000]...), []byte("\n"))
+	for range 3000 {
+		l := append([]byte{}, src[rng.IntN(len(src))]...)
+		for range 1 + rng.IntN(2) {
+			if len(l) > 0 {
+				l[rng.IntN(len(l))] = `{}[]":,.-0123456789e `[rng.IntN(21)]
+			}
+		}
+		mutated.Write(l)
+		mutated.WriteString([]string{"\n", "\r\n", "\n\n"}[rng.IntN(3)])
+	}
+	for optName, o := range jsonlOptions() {
+		checkSameStream(t, optName+" edges", edges, o)
+		checkSameStream(t, optName+" mutations", mutated.Bytes(), o)
+		if o.lower == "" {
+			checkSameStream(t, optName+" bench corpus", bench, o)
+			checkSameStream(t, optName+" bench intents", benchRaw, o)
+			checkSameStream(t, optName+" fixture", fixture, o)
+		}
+	}
+	checkSameStream(t, "lowered fixture", fixture, jsonlOptions()["--lower webdriver"])
+}
+
+// TestPlanJSONLinesStreamEdges: line splitting, numbering and the too-long
+// line behave as before: CRLF, blank lines, no final newline, and a line of
+// 16 MiB or more ends the stream with an error after the answers before it.
+func TestPlanJSONLinesStreamEdges(t *testing.T) {
+	t.Parallel()
+	o := jsonlOptions()["android"]
+	pinch := `{"input":{"kind":"pinch","scale":0.5}}`
+	for name, in := range map[string]string{
+		"empty":            "",
+		"only blanks":      "\n\n \r\n\t\n",
+		"crlf":             pinch + "\r\n" + "bad\r\n" + pinch + "\r\n",
+		"no final newline": pinch + "\n" + "bad",
+		"blank lines":      "\n\n" + "bad" + "\n\n\n" + "bad" + "\n",
+		"many":             strings.Repeat(pinch+"\nbad\n\n", 700),
+	} {
+		checkSameStream(t, name, []byte(in), o)
+	}
+	if testing.Short() {
+		return
+	}
+	long := pinch + "\n" + "bad\n" + `{"pad":"` + strings.Repeat("x", 16*1024*1024) + `"}` + "\n" + pinch + "\n"
+	checkSameStream(t, "too long", []byte(long), o)
+	justFits := pinch + "\n" + strings.Repeat(" ", 16*1024*1024-1-len(pinch)) + pinch + "\n" + "bad\n"
+	checkSameStream(t, "longest line", []byte(justFits), o)
+}
+
+// TestPlanJSONLinesAnswersEachLineAtOnce: a caller that writes one line and
+// waits for its answer gets it before writing the next.
+func TestPlanJSONLinesAnswersEachLineAtOnce(t *testing.T) {
+	t.Parallel()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- planJSONLines(inR, outW, jsonlOptions()["android"])
+		outW.Close()
+	}()
+	answers := bufio.NewReader(outR)
+	for i, line := range []string{`{"input":{"kind":"pinch","scale":0.5}}`, `bad`, `{"input":{"kind":"rotate","degrees":35}}`} {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string, 1)
+		go func() { s, _ := answers.ReadString('\n'); got <- s }()
+		select {
+		case s := <-got:
+			if !strings.HasPrefix(s, `{"plan":`) && !strings.HasPrefix(s, `{"error":`) {
+				t.Fatalf("answer %d: %.200q", i+1, s)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer to line %d while the input stays open", i+1)
+		}
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+type failingWriter struct{ after int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.after <= 0 {
+		return 0, errors.New("no space left on device")
+	}
+	w.after--
+	return len(p), nil
+}
+
+// TestPlanJSONLinesWriteFailure: output that cannot be written is an
+// INTERNAL error, not a silent success, and the stream stops.
+func TestPlanJSONLinesWriteFailure(t *testing.T) {
+	t.Parallel()
+	err := planJSONLines(bytes.NewReader(twoContactLines(t, 2000)), &failingWriter{after: 1}, jsonlOptions()["android"])
+	if canonical.CodeOf(err) != canonical.CodeInternal || !strings.Contains(err.Error(), "no space left on device") {
+		t.Fatalf("got %v", err)
+	}
+}
