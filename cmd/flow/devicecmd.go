@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/planner"
 )
 
@@ -175,6 +177,9 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	// write (state, refs, the --record and --events appends): commands run
 	// at once queue here, so each one applies to the state the previous
 	// one left.
+	if err := checkCommandOutputs(o.record, o.events); err != nil {
+		return err
+	}
 	var state *heldState
 	if isSimDevice(o.device) {
 		if state, err = lockState(ctx, env); err != nil {
@@ -207,14 +212,9 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	to := testOptions{device: o.device, apps: o.apps}
 	clock := clockFor(o.device)
 	rec := &gestureRecorder{next: exec.NopLog{}}
+	var events bytes.Buffer
 	if o.events != "" {
-		// Appended, so a pipeline of commands builds one log.
-		fh, err := os.OpenFile(o.events, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write --events file: %v", err).WithHint("check the path")
-		}
-		defer fh.Close()
-		rec.next = exec.NewJSONLog(fh, clock)
+		rec.next = exec.NewJSONLog(&events, clock)
 	}
 	dev, err := openDeviceState(ctx, to, state, clock, rec)
 	if err != nil {
@@ -229,6 +229,16 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	if c, ok := dev.(exec.Closer); ok {
 		_ = c.Close(context.WithoutCancel(ctx))
 	}
+	if o.events != "" {
+		// Appended, so a pipeline of commands builds one log; atomically,
+		// so a command that dies midway never tears the log's last line.
+		if dir := filepath.Dir(o.events); dir != "." {
+			_ = os.MkdirAll(dir, 0o755)
+		}
+		if err := fsext.AppendFile(o.events, events.Bytes(), state.writeOptions()); err != nil {
+			return canonical.Coded(err).WithHint("check the --events path")
+		}
+	}
 	if err := state.saveSim(dev); err != nil {
 		return err
 	}
@@ -238,7 +248,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 			dst, _ := rec.targets["destination"].(canonical.Identity)
 			script.Actions[0].Targets = &compat.TargetPair{Source: compat.IdentityEvidence(src), Destination: compat.IdentityEvidence(dst)}
 		}
-		if err := appendRecording(o.record, script, o.device); err != nil {
+		if err := appendRecording(o.record, script, o.device, state.writeOptions()); err != nil {
 			return err
 		}
 	}
@@ -295,29 +305,12 @@ func writeCommandJSON(env Env, command string, res exec.FlowResult, plans []plan
 
 // appendRecording appends the executed action to an .ad script, starting
 // it with a context header when the file is new.
-func appendRecording(file string, script *compat.Script, device string) error {
-	var b strings.Builder
-	if _, err := os.Stat(file); err != nil {
-		platform := "android"
-		if strings.HasSuffix(device, ":ios") {
-			platform = "ios"
-		}
-		fmt.Fprintf(&b, "context platform=%s device=%s\n", platform, device)
+func appendRecording(file string, script *compat.Script, device string, opts fsext.WriteOptions) error {
+	lines := make([]string, len(script.Actions))
+	for i, a := range script.Actions {
+		lines[i] = compat.EncodeAction(a)
 	}
-	for _, a := range script.Actions {
-		b.WriteString(compat.EncodeAction(a))
-		b.WriteByte('\n')
-	}
-	if dir := filepath.Dir(file); dir != "." {
-		_ = os.MkdirAll(dir, 0o755)
-	}
-	fh, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot record to %s: %v", file, err).WithHint("check the --record path")
-	}
-	defer fh.Close()
-	_, err = fh.WriteString(b.String())
-	return err
+	return appendScriptLines(file, device, lines, opts)
 }
 
 // printSnapshot prints the screen's elements, one per line, indented, each

@@ -3,10 +3,14 @@ package main
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/flow-runner/flow/exec/fsext"
 )
 
 // dirFiles writes files under a folder, creating parents: the artifacts
-// folder, and the working folder for takeScreenshot.
+// folder, the working folder for takeScreenshot, and reports. Each file is
+// replaced atomically (fsext.WriteFile): a reader, or the next run after a
+// crash, sees the old file or the new one, never half of one.
 type dirFiles struct{ dir string }
 
 func (d dirFiles) WriteFile(name string, data []byte) error {
@@ -17,7 +21,7 @@ func (d dirFiles) WriteFile(name string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(p, data, 0o644)
+	return fsext.WriteFile(p, data, fsext.WriteOptions{})
 }
 
 // isTerminal reports whether f is a character device, which is how the

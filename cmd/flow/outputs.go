@@ -87,6 +87,27 @@ func checkOutputs(o testOptions, plan *maestro.ExecutionPlan) error {
 	return nil
 }
 
+// checkCommandOutputs is checkOutputs for a device command's --record and
+// --events, which append: each must be a file (or not exist yet), and not
+// the same one.
+func checkCommandOutputs(record, events string) error {
+	var prev *outputPath
+	for _, p := range []outputPath{{"--record", record, false}, {"--events", events, false}} {
+		if p.path == "" {
+			continue
+		}
+		if err := checkOutputKind(p); err != nil {
+			return err
+		}
+		if prev != nil && samePath(p.path, prev.path) {
+			return outputError(p, "%s and %s both name %s", prev.flag, p.flag, p.path).
+				WithHint("record the script and the event log to files of their own")
+		}
+		prev = &p
+	}
+	return nil
+}
+
 func outputError(out outputPath, format string, args ...any) *canonical.Error {
 	return canonical.Errorf(canonical.CodeInvalidArgs, format, args...).With("flag", out.flag).With("path", out.path)
 }

@@ -34,9 +34,10 @@ const (
 const defaultStateWait = 30 * time.Second
 
 // parkEnv is a test-only switch: when set, every write to the state dir
-// stops after its temporary file is complete and before the rename, says
-// so on stderr and waits (up to a minute, or until interrupted), so a test
-// can kill the writer at its most fragile moment.
+// (and every --record and --events append of a command holding it) stops
+// after its temporary file is complete and before the rename, says so on
+// stderr and waits (up to a minute, or until interrupted), so a test can
+// kill the writer at its most fragile moment.
 const parkEnv = "FLOW_TEST_PARK_BEFORE_RENAME"
 
 // heldState is the state dir of one command, locked from before its first
@@ -195,6 +196,15 @@ func (h *heldState) saveSim(dev exec.Device) error {
 			WithHint("install smaller app models (the state carries each model's source)")
 	}
 	return h.write(h.simFile(), data, "sim state")
+}
+
+// writeOptions are for the files a command holding the state appends to
+// (--record, --events), so the test hook parks those writes too.
+func (h *heldState) writeOptions() fsext.WriteOptions {
+	if h == nil {
+		return fsext.WriteOptions{}
+	}
+	return fsext.WriteOptions{BeforeRename: h.park}
 }
 
 func (h *heldState) write(file string, data []byte, what string) error {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -191,13 +192,19 @@ func runTest(c *cli.Context, env Env) error {
 		defer o.state.release()
 	}
 	var events io.Writer
+	var eventLog *fsext.File
 	if o.events != "" {
-		fh, err := os.Create(o.events)
-		if err != nil {
-			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write --events file: %v", err).WithHint("check the path")
+		// The log streams into a replacement that takes the file's place
+		// when the run ends, however it ends (a device failure, Ctrl-C):
+		// until then, and if flow is killed, the previous log stays whole.
+		if dir := filepath.Dir(o.events); dir != "." {
+			_ = os.MkdirAll(dir, 0o755)
 		}
-		defer fh.Close()
-		events = &lockedWriter{w: fh}
+		if eventLog, err = fsext.Create(o.events, fsext.WriteOptions{}); err != nil {
+			return canonical.Coded(err).WithHint("check the --events path")
+		}
+		defer eventLog.Commit() // on early returns; the run's end commits and reports failure
+		events = &lockedWriter{w: eventLog}
 	}
 	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", countWork(work)+len(plan.Broken))
 	prog.quietSteps = len(work) > 1
@@ -205,13 +212,18 @@ func runTest(c *cli.Context, env Env) error {
 	var obs exec.Observer = prog
 	var rec *stepRecorder
 	if o.record != "" {
-		rec = newStepRecorder(prog, o.record, o.device, o.env)
+		rec = newStepRecorder(prog, o.record, o.device, o.env, o.state.writeOptions())
 		obs = rec
 	}
 	result, err := runShards(c.Context, o, plan, work, events, prog, obs)
 	o.state.release() // the state is saved: waiting commands may go on
 	if err != nil {
 		return err
+	}
+	if eventLog != nil {
+		if err := eventLog.Commit(); err != nil {
+			return canonical.Coded(err).WithHint("check the --events path")
+		}
 	}
 	if rec != nil && rec.err != nil {
 		return rec.err

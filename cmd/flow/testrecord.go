@@ -14,12 +14,13 @@ import (
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/fsext"
 )
 
 // stepRecorder is the observer behind flow test --record: every top-level
 // step that passed and has an exact .ad form is appended to the script as
 // it finishes, with the values it ran with, so a run stopped halfway
-// leaves the steps that did run. A step without one becomes a comment line
+// (even killed) leaves the steps that did run. A step without one becomes a comment line
 // that names it and says why, so the recording reads as the run did and
 // never holds an approximation. Nested steps (runFlow, repeat, retry,
 // conditions) have no .ad form; their parent step is reported instead.
@@ -28,21 +29,21 @@ type stepRecorder struct {
 	file   string
 	device string
 	cli    map[string]string
+	opts   fsext.WriteOptions
 
 	mu      sync.Mutex
-	started bool
 	pending []canonical.Command // top-level command per nesting level
 	err     error
 	// left counts passed steps written as "# not recorded" comments.
 	left int
 }
 
-func newStepRecorder(next exec.Observer, file, device string, vars []exec.Var) *stepRecorder {
+func newStepRecorder(next exec.Observer, file, device string, vars []exec.Var, opts fsext.WriteOptions) *stepRecorder {
 	cli := map[string]string{}
 	for _, v := range vars {
 		cli[v.Name] = v.Value
 	}
-	return &stepRecorder{Observer: next, file: file, device: device, cli: cli}
+	return &stepRecorder{Observer: next, file: file, device: device, cli: cli, opts: opts}
 }
 
 func (r *stepRecorder) StepStarted(f *canonical.Flow, c canonical.Command, desc string, depth int) {
@@ -166,29 +167,30 @@ func firstLine(s string) string {
 	return s
 }
 
-// append writes lines to the script, starting it with a context header
-// when the file is new or empty.
+// append writes lines to the script.
 func (r *stepRecorder) append(lines []string) error {
+	return appendScriptLines(r.file, r.device, lines, r.opts)
+}
+
+// appendScriptLines appends lines to an .ad script, starting a new or
+// empty script with its context header. Each append replaces the script
+// atomically (fsext.AppendFile), so flow dying midway leaves the script as
+// it was before the step, never a torn line a replay cannot parse.
+func appendScriptLines(file, device string, lines []string, opts fsext.WriteOptions) error {
 	var b strings.Builder
-	if !r.started {
-		r.started = true
-		if st, err := os.Stat(r.file); err != nil || st.Size() == 0 {
-			fmt.Fprintf(&b, "context platform=%s device=%s\n", recordPlatform(r.device), r.device)
-		}
+	if st, err := os.Stat(file); err != nil || st.Size() == 0 {
+		fmt.Fprintf(&b, "context platform=%s device=%s\n", recordPlatform(device), device)
 	}
 	for _, l := range lines {
 		b.WriteString(l + "\n")
 	}
-	if dir := filepath.Dir(r.file); dir != "." {
+	if dir := filepath.Dir(file); dir != "." {
 		_ = os.MkdirAll(dir, 0o755)
 	}
-	fh, err := os.OpenFile(r.file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot record to %s: %v", r.file, err).WithHint("check the --record path")
+	if err := fsext.AppendFile(file, []byte(b.String()), opts); err != nil {
+		return canonical.Coded(err).WithHint("check the --record path")
 	}
-	defer fh.Close()
-	_, err = fh.WriteString(b.String())
-	return err
+	return nil
 }
 
 func recordPlatform(device string) string {

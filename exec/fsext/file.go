@@ -39,46 +39,125 @@ type WriteOptions struct {
 //
 // Concurrent writers of one file must hold a lock: the last rename wins.
 // The folder must exist. Errors are INVALID_ARGS naming the file.
-func WriteFile(name string, data []byte, o WriteOptions) (err error) {
-	fail := func(err error) error {
-		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write %s: %v", name, pathErr(err)).Wrap(err)
+func WriteFile(name string, data []byte, o WriteOptions) error {
+	f, err := Create(name, o)
+	if err != nil {
+		return err
 	}
-	target := name
+	_, _ = f.Write(data) // a failed write is Commit's error
+	return f.Commit()
+}
+
+// AppendFile adds data to the end of name atomically, with WriteFile's
+// guarantees: the existing content (none when name does not exist yet)
+// and data are copied to a replacement that is renamed over name, so a
+// writer that dies midway leaves the old file whole, never a torn last
+// line. The copy costs the file's size, which suits logs and scripts that
+// grow by a command at a time. Concurrent appenders must hold a lock.
+func AppendFile(name string, data []byte, o WriteOptions) error {
+	f, err := Create(name, o)
+	if err != nil {
+		return err
+	}
+	if old, err := os.Open(f.target); err == nil {
+		_, err = io.Copy(f, old)
+		old.Close()
+		if err != nil {
+			f.Abort()
+			return readError(name, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		f.Abort()
+		return readError(name, err)
+	}
+	_, _ = f.Write(data)
+	return f.Commit()
+}
+
+// File is a file being written to replace another: what is written goes
+// to a temporary file beside the target, which Commit renames over it.
+// Until then the target is untouched, so output that streams for a whole
+// run (an event log) replaces the old file only once complete. A File is
+// not safe for concurrent use.
+type File struct {
+	name, target, dir, tmp string
+	f                      *os.File
+	perm                   fs.FileMode
+	err                    error
+	beforeRename           func(tmp string)
+}
+
+// Create starts the replacement of name (see WriteFile for symlinks,
+// modes and special files). The caller must Commit or Abort it.
+func Create(name string, o WriteOptions) (*File, error) {
+	w := &File{name: name, target: name, perm: o.Perm, beforeRename: o.BeforeRename}
 	if li, err := os.Lstat(name); err == nil && li.Mode()&fs.ModeSymlink != 0 {
 		if resolved, err := filepath.EvalSymlinks(name); err == nil {
-			target = resolved
+			w.target = resolved
 		}
 	}
-	perm := o.Perm
-	if perm == 0 {
-		perm = 0o644
+	if w.perm == 0 {
+		w.perm = 0o644
 	}
-	switch info, err := os.Stat(target); {
+	switch info, err := os.Stat(w.target); {
 	case err == nil && !info.Mode().IsRegular():
-		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write %s: it is %s, not a regular file", name, describeMode(info.Mode())).
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot write %s: it is %s, not a regular file", name, describeMode(info.Mode())).
 			With("file", name)
 	case err == nil:
-		perm = info.Mode().Perm()
+		w.perm = info.Mode().Perm()
 	case !errors.Is(err, fs.ErrNotExist):
-		return fail(err)
+		return nil, w.fail(err)
 	}
-	dir, base := filepath.Split(target)
+	dir, base := filepath.Split(w.target)
 	if dir == "" {
 		dir = "."
 	}
+	w.dir = dir
 	f, err := os.CreateTemp(dir, "."+base+".*"+tempSuffix)
 	if err != nil {
-		return fail(err)
+		return nil, w.fail(err)
 	}
-	tmp := f.Name()
+	w.f, w.tmp = f, f.Name()
+	return w, nil
+}
+
+func (w *File) fail(err error) error {
+	return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write %s: %v", w.name, pathErr(err)).Wrap(err)
+}
+
+// Write adds p to the replacement. After a failure every later Write and
+// the Commit return that failure.
+func (w *File) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.f.Write(p)
+	if err != nil {
+		w.err = w.fail(err)
+		return n, w.err
+	}
+	return n, nil
+}
+
+// Commit syncs and closes the replacement and renames it over the target
+// (syncing the folder on unix). On any failure the target is left as it
+// was and the temporary file is removed. Commit after Commit or Abort
+// does nothing.
+func (w *File) Commit() (err error) {
+	if w.f == nil {
+		return w.err
+	}
+	f := w.f
+	w.f = nil
 	defer func() {
 		if err != nil {
-			_ = os.Remove(tmp)
+			_ = os.Remove(w.tmp)
+			w.err = err
 		}
 	}()
-	_, werr := f.Write(data)
+	werr := w.err
 	if werr == nil {
-		werr = f.Chmod(perm)
+		werr = f.Chmod(w.perm)
 	}
 	if werr == nil {
 		// Without the sync, a crash soon after the rename can leave the new
@@ -89,16 +168,33 @@ func WriteFile(name string, data []byte, o WriteOptions) (err error) {
 		werr = cerr
 	}
 	if werr != nil {
-		return fail(werr)
+		if _, coded := canonical.AsError(werr); coded {
+			return werr
+		}
+		return w.fail(werr)
 	}
-	if o.BeforeRename != nil {
-		o.BeforeRename(tmp)
+	if w.beforeRename != nil {
+		w.beforeRename(w.tmp)
 	}
-	if err := os.Rename(tmp, target); err != nil {
-		return fail(err)
+	if err := os.Rename(w.tmp, w.target); err != nil {
+		return w.fail(err)
 	}
-	syncDir(dir)
+	syncDir(w.dir)
 	return nil
+}
+
+// Abort drops the replacement: the target stays as it was. Abort after
+// Commit does nothing.
+func (w *File) Abort() {
+	if w.f == nil {
+		return
+	}
+	_ = w.f.Close()
+	_ = os.Remove(w.tmp)
+	w.f = nil
+	if w.err == nil {
+		w.err = canonical.Errorf(canonical.CodeInternal, "the replacement of %s was abandoned", w.name)
+	}
 }
 
 // ReadFile reads name when it is a regular file of at most limit bytes.
