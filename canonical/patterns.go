@@ -8,4 +8,11 @@ var (
 	percentPointRe = regexp.MustCompile(`^\s*(-?\d+(?:\.\d+)?)\s*%\s*,\s*(-?\d+(?:\.\d+)?)\s*%\s*$`)
 	decimalRe      = regexp.MustCompile(`^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$`)
 	radixRe        = regexp.MustCompile(`^0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$`)
+	// kotlinDoubleRe is the screen Kotlin's String.toDoubleOrNull applies
+	// before java.lang.Double.parseDouble: the grammar of Double.valueOf's
+	// documentation (kotlin-stdlib StringNumberConversionsJVM.kt,
+	// ScreenFloatValueRegEx), ASCII digits only, no underscores.
+	kotlinDoubleRe = regexp.MustCompile(`^[\x00-\x20]*[+-]?(?:NaN|Infinity|(?:(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?` +
+		`|\.[0-9]+(?:[eE][+-]?[0-9]+)?` +
+		`|(?:0[xX][0-9a-fA-F]+\.?|0[xX][0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)[fFdD]?))[\x00-\x20]*$`)
 )

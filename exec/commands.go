@@ -3,7 +3,6 @@ package exec
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -610,58 +609,4 @@ func (r *run) subflow(ctx context.Context, f *canonical.Flow, inline []canonical
 		return r.commands(ctx, inline, depth+1)
 	}
 	return r.withHooks(ctx, f, depth+1, func() error { return r.commands(ctx, f.Commands, depth+1) })
-}
-
-func (r *run) repeat(ctx context.Context, t *canonical.Repeat, depth int) error {
-	maxRuns := -1
-	if t.Times != nil {
-		v, err := r.str(ctx, *t.Times)
-		if err != nil {
-			return err
-		}
-		f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if perr != nil {
-			return errorf(canonical.CodeInvalidArgs, "repeat times %q is not a number", v).At(t.Times.Pos).WithHint("times: 3")
-		}
-		maxRuns = int(f)
-	}
-	runs := 0
-	for maxRuns < 0 || runs < maxRuns {
-		if t.While != nil {
-			ok, err := r.condition(ctx, t.While)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				break
-			}
-		}
-		if err := r.commands(ctx, t.Commands, depth+1); err != nil {
-			return err
-		}
-		runs++
-	}
-	if runs == 0 {
-		return skipped{"repeat ran zero times"}
-	}
-	return nil
-}
-
-func (r *run) retry(ctx context.Context, t *canonical.Retry, depth int) error {
-	v, err := r.str(ctx, t.MaxRetries)
-	if err != nil {
-		return err
-	}
-	f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if perr != nil {
-		return errorf(canonical.CodeInvalidArgs, "maxRetries %q is not a number", v).At(t.MaxRetries.Pos).WithHint("maxRetries: 2")
-	}
-	retries := min(max(int(f), 0), 3)
-	for attempt := 0; ; attempt++ {
-		err := r.subflow(ctx, t.Flow, t.Commands, t.Env, depth)
-		if err == nil || attempt >= retries {
-			return err
-		}
-		r.log(fmt.Sprintf("Retrying the commands due to an error: %v (attempt %d)", canonical.Coded(err).Message, attempt+1))
-	}
 }

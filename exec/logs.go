@@ -80,10 +80,12 @@ func (r *run) log(msg string) {
 	b := r.logStack[len(r.logStack)-1]
 	if msg == "" {
 		b.add("")
+		r.logLines++
 		return
 	}
 	for line := range strings.Lines(msg) {
 		b.add(cutText(strings.TrimRight(line, "\r\n"), MaxLogLineChars))
+		r.logLines++
 	}
 }
 

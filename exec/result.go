@@ -1,6 +1,12 @@
 package exec
 
-import "github.com/flow-runner/flow/canonical"
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flow-runner/flow/canonical"
+)
 
 // Status is the outcome of a flow or a step (contracts §6).
 type Status string
@@ -26,6 +32,94 @@ type StepResult struct {
 	Depth       int              `json:"depth,omitempty"`
 	Error       *canonical.Error `json:"error,omitempty"`
 	Logs        []string         `json:"logs,omitempty"`
+	// Iteration numbers, from 1, the run of the enclosing repeat (or the
+	// attempt of the enclosing retry) a step of its body belongs to; it is
+	// set on the body's own steps, not on steps nested deeper.
+	Iteration int `json:"iteration,omitempty"`
+	// Iterations summarises a repeat's runs; nil for other commands.
+	Iterations *Iterations `json:"iterations,omitempty"`
+}
+
+// KeptIterations is how many runs of a repeat, from the first, keep their
+// steps in the result. After them only the last run is kept (the one that
+// failed or was interrupted, if any); the runs between are counted in
+// Iterations.Omitted. A loop of any length thus holds at most
+// KeptIterations+2 runs' steps in memory and in every report.
+const KeptIterations = 10
+
+// Iterations is how a repeat ran.
+type Iterations struct {
+	// Count is how many times the body ran, a failed or interrupted last
+	// run included.
+	Count int `json:"count"`
+	// Omitted summarises the runs whose steps are not listed.
+	Omitted *OmittedRuns `json:"omitted,omitempty"`
+}
+
+// OmittedRuns is what the runs a result does not list did: runs First to
+// Last (from 1, inclusive), which always lie between the first
+// KeptIterations runs and the last run.
+type OmittedRuns struct {
+	First int `json:"first"`
+	Last  int `json:"last"`
+	// Steps counts their steps at every depth by status, including the
+	// steps nested loops omitted in turn.
+	Steps map[Status]int `json:"steps"`
+	// Logs counts the log lines they printed.
+	Logs       int   `json:"logs,omitempty"`
+	DurationMs int64 `json:"durationMs"`
+}
+
+// Runs is how many runs were omitted.
+func (o OmittedRuns) Runs() int { return o.Last - o.First + 1 }
+
+// String says the same in every output which runs are not listed and what
+// their steps did: "runs 11–99999 not listed: 199978 steps passed", "run
+// 11 not listed: 3 steps (2 passed, 1 warned), 4 log lines".
+func (o OmittedRuns) String() string {
+	var b strings.Builder
+	if o.First == o.Last {
+		fmt.Fprintf(&b, "run %d not listed: ", o.First)
+	} else {
+		fmt.Fprintf(&b, "runs %d–%d not listed: ", o.First, o.Last)
+	}
+	total := 0
+	statuses := statusOrder(o.Steps)
+	kinds := make([]string, len(statuses))
+	for i, st := range statuses {
+		total += o.Steps[st]
+		kinds[i] = fmt.Sprintf("%d %s", o.Steps[st], st)
+	}
+	switch len(statuses) {
+	case 0:
+		b.WriteString("no steps")
+	case 1:
+		fmt.Fprintf(&b, "%d %s %s", total, plural(total, "step", "steps"), statuses[0])
+	default:
+		fmt.Fprintf(&b, "%d steps (%s)", total, strings.Join(kinds, ", "))
+	}
+	if o.Logs > 0 {
+		fmt.Fprintf(&b, ", %d log %s", o.Logs, plural(o.Logs, "line", "lines"))
+	}
+	return b.String()
+}
+
+// statusOrder lists the statuses counted in steps: the known ones first,
+// from the most common, then any other in name order.
+func statusOrder(steps map[Status]int) []Status {
+	var out, rest []Status
+	for _, st := range []Status{StatusPassed, StatusWarned, StatusSkipped, StatusFailed} {
+		if steps[st] > 0 {
+			out = append(out, st)
+		}
+	}
+	for st, n := range steps {
+		if n > 0 && !slices.Contains(out, st) {
+			rest = append(rest, st)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
 }
 
 // FlowResult is one flow of a run.

@@ -109,7 +109,16 @@ type run struct {
 	steps   []StepResult
 	// logStack holds the console output of each running step, innermost
 	// last (logs.go).
-	logStack        []*logBuffer
+	logStack []*logBuffer
+	// logLines counts the console lines printed so far (loops count what
+	// their unlisted runs printed).
+	logLines int
+	// quiet counts the loops whose current run reaches no observer.
+	quiet int
+	// iteration is the loop run (or retry attempt) the next step belongs
+	// to; iterations is the summary of the repeat that just ended.
+	iteration       int
+	iterations      *Iterations
 	failedArtifacts []string
 	recording       bool
 }
@@ -205,7 +214,19 @@ func (r *run) defineEnv(ctx context.Context, env []canonical.EnvVar) error {
 // interrupted is the error of a run stopped by its context (Ctrl-C).
 func interrupted(cause error) *canonical.Error {
 	return canonical.NewError(canonical.CodeCommandFailed, "the run was interrupted").
-		WithHint("the flow stopped during this command").Wrap(cause)
+		WithHint("the flow stopped during this command").Wrap(stopCause{cause})
+}
+
+// stopCause marks the cause of an interrupted error, so enclosing steps
+// pass it on as it is, with the position of the command it stopped.
+type stopCause struct{ cause error }
+
+func (s stopCause) Error() string { return s.cause.Error() }
+func (s stopCause) Unwrap() error { return s.cause }
+
+func isInterrupted(err error) bool {
+	var s stopCause
+	return errors.As(err, &s)
 }
 
 // skipped is returned by a command that did not run (a false when:, zero
@@ -232,17 +253,26 @@ func (r *run) commands(ctx context.Context, cmds []canonical.Command, depth int)
 func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	meta := c.Base()
 	desc := r.describe(ctx, c)
-	r.cfg.Observer.StepStarted(r.top, c, desc, depth)
+	if r.quiet == 0 {
+		r.cfg.Observer.StepStarted(r.top, c, desc, depth)
+	}
 	r.pushLogs()
 	start := r.clock.Now()
 	index := len(r.steps)
-	r.steps = append(r.steps, StepResult{Command: meta.Name, Label: meta.Label, Pos: meta.Pos, Depth: depth})
+	iteration := r.iteration
+	r.steps = append(r.steps, StepResult{Command: meta.Name, Label: meta.Label, Description: desc, Pos: meta.Pos, Depth: depth,
+		Iteration: iteration})
 	outer := r.mutated
 	r.mutated = false
+	r.iteration, r.iterations = 0, nil
 	err := r.exec(ctx, c, depth)
-	if err != nil && ctx.Err() != nil {
-		if _, coded := canonical.AsError(err); !coded {
-			// Ctrl-C landed in one of the runtime's own waits.
+	// Only a repeat sets iterations; siblings keep the run number.
+	iterations := r.iterations
+	r.iteration, r.iterations = iteration, nil
+	if err != nil && ctx.Err() != nil && !isInterrupted(err) {
+		if _, coded := canonical.AsError(err); !coded || errors.Is(err, ctx.Err()) {
+			// Ctrl-C landed in one of the runtime's own waits, or in a
+			// script, which reports its cancellation as a script error.
 			err = interrupted(err)
 		}
 	}
@@ -256,7 +286,7 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	}
 	r.mutated = outer || mutated
 	step := StepResult{Command: meta.Name, Label: meta.Label, Description: desc, Pos: meta.Pos, Depth: depth, Status: StatusPassed,
-		DurationMs: r.clock.Now().Sub(start).Milliseconds()}
+		DurationMs: r.clock.Now().Sub(start).Milliseconds(), Iteration: iteration, Iterations: iterations}
 	if step.Command == "" {
 		step.Command = c.Kind()
 	}
@@ -266,7 +296,7 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	case errors.As(err, &skip):
 		step.Status = StatusSkipped
 		err = nil
-	case meta.Optional && downgradable(err):
+	case meta.Optional && downgradable(err) && ctx.Err() == nil: // optional never excuses Ctrl-C
 		step.Status = StatusWarned
 		step.Error = canonical.Coded(canonical.AtIfNone(err, meta.Pos))
 		err = nil
@@ -279,7 +309,9 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	step.Logs = r.popLogs()
 	step.Error = capError(step.Error)
 	r.steps[index] = step
-	r.cfg.Observer.StepFinished(r.top, step, desc)
+	if r.quiet == 0 {
+		r.cfg.Observer.StepFinished(r.top, step, desc)
+	}
 	return err
 }
 

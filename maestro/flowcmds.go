@@ -145,6 +145,9 @@ func decodeRepeat(c *cmd) (canonical.Command, error) {
 			return nil, err
 		}
 	}
+	if p, ok := fs["times"]; ok {
+		warnRepeatCount(c.d, p.value, r)
+	}
 	if r.Times == nil && r.While == nil {
 		c.d.warnf(c.keyN, "add times: N or while: {...}", "repeat without times or while runs until the flow is stopped (Maestro does the same)")
 	}
@@ -152,6 +155,56 @@ func decodeRepeat(c *cmd) (canonical.Command, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// warnRepeatCount warns about a literal times that Maestro reads as a loop
+// that never runs or, in practice, never ends (canonical.RepeatCount).
+func warnRepeatCount(d *decoder, n *yaml.Node, r *canonical.Repeat) {
+	v, literal := r.Times.Literal()
+	if !literal {
+		return
+	}
+	count, numeric := canonical.RepeatCount(v)
+	until := "runs until the flow is stopped"
+	if r.While != nil {
+		until = "ends only when its while condition is false"
+	}
+	switch {
+	case !numeric:
+		hint := "write a plain number, such as times: 3"
+		if fixed := strings.ReplaceAll(v, "_", ""); fixed != v {
+			if _, ok := canonical.RepeatCount(fixed); ok {
+				hint = "write times: " + fixed + " (Maestro reads numbers without _ separators)"
+			}
+		}
+		d.warnf(n, hint, "repeat times %q is not a number to Maestro, so the repeat has no count limit and %s", v, until)
+	case count <= 0:
+		d.warnf(n, "write a count of 1 or more, or remove the repeat",
+			"repeat times %q never runs the commands: Maestro reads it as %d and skips the repeat", v, count)
+	case count == canonical.MaxRepeat:
+		d.warnf(n, "write the number of runs you need, such as times: 100",
+			"repeat times %q is at Maestro's limit of 2147483647 runs, so the repeat in practice %s", v, until)
+	}
+}
+
+// warnRetryCount warns about a literal maxRetries Maestro reads otherwise
+// than it looks: toIntOrNull() ?: 1, at most 3, nothing run when negative.
+func warnRetryCount(d *decoder, n *yaml.Node, t canonical.Template) {
+	v, literal := t.Literal()
+	if !literal {
+		return
+	}
+	retries, ok := canonical.ParseKotlinInt(v)
+	switch {
+	case !ok:
+		d.warnf(n, "write a whole number from 0 to 3, such as maxRetries: 2",
+			"maxRetries %q is not a whole number to Maestro, which then retries once", v)
+	case retries < 0:
+		d.warnf(n, "write maxRetries: 0 to run the commands once without retrying",
+			"maxRetries %q is negative: Maestro then never runs the commands", v)
+	case retries > canonical.MaxRetries:
+		d.warnf(n, "write maxRetries: 3", "maxRetries %q is more than Maestro's limit: it retries at most 3 times", v)
+	}
 }
 
 func decodeRetry(c *cmd) (canonical.Command, error) {
@@ -164,6 +217,7 @@ func decodeRetry(c *cmd) (canonical.Command, error) {
 		if r.MaxRetries, err = c.d.template(p.value, "maxRetries"); err != nil {
 			return nil, err
 		}
+		warnRetryCount(c.d, p.value, r.MaxRetries)
 	}
 	if p, ok := fs["env"]; ok {
 		if r.Env, err = c.d.env(p.value); err != nil {

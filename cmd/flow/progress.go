@@ -25,6 +25,8 @@ type progress struct {
 	// quietSteps prints flows and failures only: the steps of shards
 	// running at once would interleave into noise.
 	quietSteps bool
+	// loopShown is when a long loop's run number was last shown.
+	loopShown time.Time
 }
 
 func newProgress(w io.Writer, tty bool, total int) *progress {
@@ -76,6 +78,9 @@ func (p *progress) StepFinished(_ *canonical.Flow, s exec.StepResult, desc strin
 		exec.StatusSkipped: p.paint("2", "-"),
 	}[s.Status]
 	suffix := ""
+	if it := s.Iterations; it != nil && it.Count > 0 {
+		suffix = fmt.Sprintf(" (%d %s)", it.Count, plural(it.Count, "run"))
+	}
 	switch s.Status {
 	case exec.StatusWarned:
 		suffix = " (warned)"
@@ -112,6 +117,34 @@ func indentLines(s, indent string) string {
 func printable(s string) string { return report.Printable(s) }
 
 func oneLine(s string) string { return report.OneLine(s) }
+
+// LoopRunning shows, on a terminal, the run a long loop is in: past the
+// first runs its steps are not printed until its last run.
+func (p *progress) LoopRunning(_ *canonical.Flow, depth, run int) {
+	if !p.tty || p.quietSteps {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if now := time.Now(); now.Sub(p.loopShown) >= 100*time.Millisecond {
+		p.loopShown = now
+		fmt.Fprintf(p.w, "\r\033[K%s… run %d", indent(depth), run)
+	}
+}
+
+// RunsOmitted says which runs of a loop were not printed and what they
+// did, before the steps of its last run.
+func (p *progress) RunsOmitted(_ *canonical.Flow, depth int, o exec.OmittedRuns) {
+	if p.quietSteps {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	fmt.Fprintf(p.w, "%s%s %s %s\n", indent(depth), p.paint("2", "⋯"), o.String(), p.paint("2", duration(o.DurationMs)))
+}
 
 func (p *progress) FlowFinished(r exec.FlowResult) {
 	p.mu.Lock()

@@ -93,6 +93,21 @@ func (r *stepRecorder) summary(w io.Writer) {
 	}
 }
 
+// LoopRunning and RunsOmitted pass a long loop's progress on: only steps
+// of a loop's body are left out or replayed, and none has an .ad form.
+func (r *stepRecorder) LoopRunning(f *canonical.Flow, depth, run int) {
+	if o, ok := r.Observer.(exec.LoopObserver); ok {
+		o.LoopRunning(f, depth, run)
+	}
+}
+
+// RunsOmitted: see LoopRunning.
+func (r *stepRecorder) RunsOmitted(f *canonical.Flow, depth int, omitted exec.OmittedRuns) {
+	if o, ok := r.Observer.(exec.LoopObserver); ok {
+		o.RunsOmitted(f, depth, omitted)
+	}
+}
+
 // recordLines are the .ad lines of one executed command: its exact .ad
 // form with the values it ran with substituted, or a comment.
 func recordLines(f *canonical.Flow, c canonical.Command, name string, cli map[string]string) []string {

@@ -94,6 +94,9 @@ type htmlStep struct {
 	Depth                                   int
 	Error                                   *htmlError
 	Logs                                    []string
+	Run                                     int    // the loop run or retry attempt of a body step
+	Runs                                    string // a repeat's run count
+	Gap                                     string // a summary row for a loop's unlisted runs
 }
 
 type htmlError struct {
@@ -155,16 +158,27 @@ func newHTMLFlow(index int, f exec.FlowResult, read func(string) ([]byte, error)
 	if f.Status == exec.StatusFailed && f.Error == nil {
 		hf.Error = &htmlError{Line: "Unknown error"}
 	}
+	gaps := loopGaps(f.Steps)
 	for i, s := range f.Steps {
+		if g, ok := gaps[i]; ok {
+			hf.Steps = append(hf.Steps, g)
+		}
 		step := htmlStep{
 			Icon: stepIcon(s.Status), Status: string(s.Status), Text: Printable(stepText(s)), Kind: Printable(s.Command),
 			Duration: humanDuration(s.DurationMs), Pos: Printable(relPos(s.Pos, f.File)), Depth: max(s.Depth, 0),
+			Run: s.Iteration,
 		}
 		if step.Kind == step.Text {
 			step.Kind = ""
 		}
 		for _, l := range s.Logs {
 			step.Logs = append(step.Logs, Printable(l))
+		}
+		if it := s.Iterations; it != nil {
+			step.Runs = fmt.Sprintf("%d run", it.Count)
+			if it.Count != 1 {
+				step.Runs += "s"
+			}
 		}
 		if !errorShownBelow(f.Steps, i) {
 			step.Error = newHTMLError(s.Error)
@@ -173,6 +187,9 @@ func newHTMLFlow(index int, f exec.FlowResult, read func(string) ([]byte, error)
 			step.Error.Warn = s.Status != exec.StatusFailed
 		}
 		hf.Steps = append(hf.Steps, step)
+	}
+	if g, ok := gaps[len(f.Steps)]; ok {
+		hf.Steps = append(hf.Steps, g)
 	}
 	for _, name := range f.Artifacts {
 		hf.Artifacts = append(hf.Artifacts, newHTMLArtifact(name, read))
@@ -190,6 +207,44 @@ func stepText(s exec.StepResult) string {
 		return s.Label
 	}
 	return s.Command
+}
+
+// loopGaps places a summary row for each repeat's unlisted runs, keyed by
+// the index of the step it goes before: the first step of the loop's last
+// run, or (a last run without steps) the step after the loop.
+func loopGaps(steps []exec.StepResult) map[int]htmlStep {
+	gaps := map[int]htmlStep{}
+	pending := map[int]bool{} // repeat steps whose row is not placed yet
+	var open []int
+	place := func(loop, at int) {
+		o := steps[loop].Iterations.Omitted
+		gaps[at] = htmlStep{Gap: o.String(), Status: "gap", Depth: max(steps[loop].Depth, 0) + 1,
+			Duration: humanDuration(o.DurationMs)}
+		delete(pending, loop)
+	}
+	for i, s := range steps {
+		for len(open) > 0 && steps[open[len(open)-1]].Depth >= s.Depth {
+			if top := open[len(open)-1]; pending[top] {
+				place(top, i)
+			}
+			open = open[:len(open)-1]
+		}
+		if len(open) > 0 {
+			if p := open[len(open)-1]; pending[p] && s.Depth == steps[p].Depth+1 && s.Iteration > steps[p].Iterations.Omitted.Last {
+				place(p, i)
+			}
+		}
+		if it := s.Iterations; it != nil && it.Omitted != nil {
+			pending[i] = true
+		}
+		open = append(open, i)
+	}
+	for p := range pending {
+		if _, taken := gaps[len(steps)]; !taken {
+			place(p, len(steps))
+		}
+	}
+	return gaps
 }
 
 // errorShownBelow reports that step i's error is the one a step nested in

@@ -25,7 +25,17 @@ import (
 // ({platform, name, id}); per flow "warned" (true when a passed flow had a
 // warning), "shard", "artifacts" (file names in the artifacts folder); per
 // step "label", "depth" (nesting under runFlow, repeat, retry, ...),
-// "error" (why it failed or warned) and "logs".
+// "error" (why it failed or warned), "logs", "iteration" (on the steps of a
+// repeat's or retry's body: which run or attempt, from 1) and, on a repeat,
+// "iterations":
+//
+//	{"count": 100000, "omitted": {"first": 11, "last": 99999,
+//	  "steps": {"passed": 199978}, "logs": 0, "durationMs": 1999780}}
+//
+// count is how many runs the body had. A repeat lists the steps of its
+// first ten runs and of its last run; omitted ("logs" only when not 0)
+// counts what the runs between did, steps of every depth by status, so a
+// report stays small however long a loop ran.
 func JSON(w io.Writer, run exec.RunResult) error {
 	if err := checkStatuses(run); err != nil {
 		return err
@@ -89,6 +99,32 @@ type jsonStep struct {
 	Depth       int              `json:"depth,omitempty"`
 	Error       *canonical.Error `json:"error,omitempty"`
 	Logs        []string         `json:"logs,omitempty"`
+	Iteration   int              `json:"iteration,omitempty"`
+	Iterations  *jsonIterations  `json:"iterations,omitempty"`
+}
+
+type jsonIterations struct {
+	Count   int          `json:"count"`
+	Omitted *jsonOmitted `json:"omitted,omitempty"`
+}
+
+type jsonOmitted struct {
+	First      int                 `json:"first"`
+	Last       int                 `json:"last"`
+	Steps      map[exec.Status]int `json:"steps"`
+	Logs       int                 `json:"logs,omitempty"`
+	DurationMs int64               `json:"durationMs"`
+}
+
+func newJSONIterations(it *exec.Iterations) *jsonIterations {
+	if it == nil {
+		return nil
+	}
+	out := &jsonIterations{Count: it.Count}
+	if o := it.Omitted; o != nil {
+		out.Omitted = &jsonOmitted{First: o.First, Last: o.Last, Steps: o.Steps, Logs: o.Logs, DurationMs: o.DurationMs}
+	}
+	return out
 }
 
 func newJSONFlow(f exec.FlowResult) jsonFlow {
@@ -104,6 +140,7 @@ func newJSONFlow(f exec.FlowResult) jsonFlow {
 		out.Steps = append(out.Steps, jsonStep{
 			Command: s.Command, Label: s.Label, Description: s.Description, Status: s.Status, DurationMs: s.DurationMs,
 			Pos: s.Pos, Depth: s.Depth, Error: s.Error, Logs: s.Logs,
+			Iteration: s.Iteration, Iterations: newJSONIterations(s.Iterations),
 		})
 	}
 	return out

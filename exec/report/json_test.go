@@ -42,7 +42,7 @@ var (
 	flowKeys    = keys{required: []string{"name", "file", "status", "durationMs", "steps"},
 		optional: []string{"error"}, added: []string{"warned", "shard", "artifacts"}}
 	stepKeys = keys{required: []string{"command", "status", "durationMs", "pos"},
-		added: []string{"label", "description", "depth", "error", "logs"}}
+		added: []string{"label", "description", "depth", "error", "logs", "iteration", "iterations"}}
 	errorKeys = keys{required: []string{"code", "message"}, optional: []string{"hint", "pos", "details"}}
 	posKeys   = keys{optional: []string{"file", "line", "col"}}
 )

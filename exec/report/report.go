@@ -19,6 +19,13 @@ func checkStatuses(run exec.RunResult) error {
 			if !knownStatus(s.Status) {
 				return canonical.Errorf(canonical.CodeInternal, "flow %q step %d (%s) has unknown status %q", f.Name, j+1, s.Command, s.Status)
 			}
+			if s.Iterations != nil && s.Iterations.Omitted != nil {
+				for st := range s.Iterations.Omitted.Steps {
+					if !knownStatus(st) {
+						return canonical.Errorf(canonical.CodeInternal, "flow %q step %d (%s) omitted steps with unknown status %q", f.Name, j+1, s.Command, st)
+					}
+				}
+			}
 		}
 	}
 	return nil

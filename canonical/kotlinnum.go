@@ -1,0 +1,148 @@
+package canonical
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Maestro reads a repeat's times, after interpolation, as
+// times.toDoubleOrNull()?.toInt() ?: Int.MAX_VALUE (Orchestra.kt
+// repeatCommand): Kotlin's parse, then the JVM's double-to-int cast. Go's
+// strconv and int() differ from both (ParseFloat takes "inf" and
+// underscores, int(NaN) is undefined), so these spell the JVM rules out.
+
+// MaxRepeat is Kotlin's Int.MAX_VALUE: the most times a repeat body runs.
+// A repeat without times, or whose times is not a number, runs up to this
+// many times, as in Maestro; there is no unlimited count.
+const MaxRepeat = math.MaxInt32
+
+// ParseKotlinDouble is Kotlin 1.8's String.toDoubleOrNull on the JVM. It
+// accepts what java.lang.Double.valueOf documents: surrounding characters
+// U+0000–U+0020, an optional sign, NaN, Infinity, decimal numbers (1, 1.,
+// .5, 1e3) and hexadecimal ones with a binary exponent (0x1p3, 0x1.8p1),
+// each optionally ending in f, F, d or D. It refuses underscores, "inf",
+// "nan" and any other spelling, hex without p, and non-ASCII digits. Values
+// beyond the double range become ±Inf, as parseDouble makes them.
+func ParseKotlinDouble(s string) (float64, bool) {
+	if !kotlinDoubleRe.MatchString(s) {
+		return 0, false
+	}
+	t := strings.Trim(s, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"+
+		"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x20")
+	neg := false
+	if t[0] == '+' || t[0] == '-' {
+		neg = t[0] == '-'
+		t = t[1:]
+	}
+	var v float64
+	switch t {
+	case "NaN":
+		return math.NaN(), true
+	case "Infinity":
+		v = math.Inf(1)
+	default:
+		// The screen guarantees a number ends in a digit or a point, so a
+		// final letter here is the float-type suffix.
+		if c := t[len(t)-1]; c == 'f' || c == 'F' || c == 'd' || c == 'D' {
+			t = t[:len(t)-1]
+		}
+		var err error
+		// ParseFloat takes every form the screen lets through and, like
+		// parseDouble, rounds to nearest; out of range it returns ±Inf or 0
+		// with ErrRange, which is parseDouble's answer too.
+		v, err = strconv.ParseFloat(t, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, false
+		}
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// KotlinToInt is Kotlin's Double.toInt on the JVM: NaN is 0, values beyond
+// the Int range saturate at Int.MIN_VALUE and Int.MAX_VALUE, and the rest
+// truncate toward zero.
+func KotlinToInt(f float64) int {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt32:
+		return math.MaxInt32
+	case f <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int(f)
+}
+
+// RepeatCount is how many times Maestro runs a repeat body at most, given
+// its interpolated times text: a number truncated and saturated to the Int
+// range, where zero or less means the body never runs; text that is not a
+// number means MaxRepeat. The second result says whether times was a
+// number.
+func RepeatCount(times string) (int, bool) {
+	f, ok := ParseKotlinDouble(times)
+	if !ok {
+		return MaxRepeat, false
+	}
+	return KotlinToInt(f), true
+}
+
+// MaxRetries is Maestro's MAX_RETRIES_ALLOWED: retry runs its commands at
+// most 1+MaxRetries times.
+const MaxRetries = 3
+
+// ParseKotlinInt is Kotlin's String.toIntOrNull on the JVM, which reads a
+// retry's maxRetries: an optional sign and decimal digits (any Unicode
+// decimal digit of the Basic Multilingual Plane, as Character.digit
+// reads them), nothing around them, within the Int range.
+func ParseKotlinInt(s string) (int, bool) {
+	digits := s
+	neg := false
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg, digits = s[0] == '-', s[1:]
+	}
+	if digits == "" {
+		return 0, false
+	}
+	v := 0
+	for _, c := range digits {
+		d := decimalDigit(c)
+		if d < 0 {
+			return 0, false
+		}
+		v = v*10 + d
+		if v > math.MaxInt32+1 {
+			return 0, false
+		}
+	}
+	if neg {
+		v = -v
+	}
+	if v > math.MaxInt32 || v < math.MinInt32 {
+		return 0, false
+	}
+	return v, true
+}
+
+// decimalDigit is Character.digit(c, 10) for a UTF-16 code unit: the value
+// of a decimal digit (Unicode category Nd, whose digits come in runs from
+// 0 to 9), else -1. Characters beyond the BMP are two code units to Java,
+// neither a digit.
+func decimalDigit(c rune) int {
+	if c >= '0' && c <= '9' {
+		return int(c - '0')
+	}
+	if c > 0xFFFF || !unicode.Is(unicode.Nd, c) {
+		return -1
+	}
+	d := 0
+	for d < 9 && unicode.Is(unicode.Nd, c-rune(d)-1) {
+		d++
+	}
+	return d
+}
