@@ -103,3 +103,31 @@ func TestParseKotlinInt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRepeatCount: any text gives a count in the Int range without
+// panicking; the count is the parsed number's Int value (MaxRepeat when it
+// is no number); the characters Kotlin trims change nothing; and a whole
+// number toIntOrNull accepts means the same to toDoubleOrNull.
+func FuzzRepeatCount(f *testing.F) {
+	for _, s := range []string{"3", " -2.5e1d ", "0x1.8p1", "NaN", "-Infinity", "1_000", "", "\x00", "٣", "2147483648"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		count, numeric := canonical.RepeatCount(s)
+		if count < math.MinInt32 || count > math.MaxInt32 {
+			t.Fatalf("RepeatCount(%q) = %d, outside the Int range", s, count)
+		}
+		v, ok := canonical.ParseKotlinDouble(s)
+		if ok != numeric || (ok && canonical.KotlinToInt(v) != count) || (!ok && count != canonical.MaxRepeat) {
+			t.Fatalf("RepeatCount(%q) = %d, %v; ParseKotlinDouble gives %v, %v", s, count, numeric, v, ok)
+		}
+		if c2, n2 := canonical.RepeatCount("\t\x00" + s + " \n"); c2 != count || n2 != numeric {
+			t.Fatalf("padding %q changed its count from %d to %d", s, count, c2)
+		}
+		if n, isInt := canonical.ParseKotlinInt(s); isInt && strings.Trim(s, "0123456789+-") == "" {
+			if count != n || !numeric {
+				t.Fatalf("%q is %d to toIntOrNull but %d to RepeatCount", s, n, count)
+			}
+		}
+	})
+}
