@@ -21,7 +21,17 @@ const (
 	CodeDeviceUnavailable    Code = "DEVICE_UNAVAILABLE"
 	CodeCommandFailed        Code = "COMMAND_FAILED"
 	CodeInternal             Code = "INTERNAL"
+	// CodeInterrupted is a run or a check stopped by the user (Ctrl-C,
+	// SIGTERM) or by its caller's context before it finished: neither a
+	// failure of the flow nor of the device.
+	CodeInterrupted Code = "INTERRUPTED"
 )
+
+// Interrupted is the error of work stopped by its context; cause is the
+// context's error (context.Canceled), so errors.Is still finds it.
+func Interrupted(cause error) *Error {
+	return NewError(CodeInterrupted, "interrupted").Wrap(cause)
+}
 
 // Reasons carried in Details["reason"] for gesture geometry failures (ADR 0013).
 const (

@@ -17,6 +17,10 @@ const (
 	StatusFailed  Status = "failed"
 	StatusWarned  Status = "warned"
 	StatusSkipped Status = "skipped"
+	// StatusInterrupted is a flow (and its step) that was running when
+	// the run was stopped (Ctrl-C, SIGTERM); flows that had not started
+	// are skipped.
+	StatusInterrupted Status = "interrupted"
 )
 
 // StepResult is one executed command.
@@ -143,17 +147,32 @@ type RunResult struct {
 	Flows      []FlowResult `json:"flows"`
 }
 
-// Counts tallies flows by status.
+// Counts tallies flows by status; interrupted flows are in none of the
+// three (see Tally).
 func (r RunResult) Counts() (passed, failed, skipped int) {
+	t := r.Tally()
+	return t.Passed, t.Failed, t.Skipped
+}
+
+// Tally is how many flows ended in each status; a warned flow passed.
+type Tally struct {
+	Passed, Failed, Interrupted, Skipped int
+}
+
+// Tally counts the flows by status.
+func (r RunResult) Tally() Tally {
+	var t Tally
 	for _, f := range r.Flows {
 		switch f.Status {
 		case StatusPassed, StatusWarned:
-			passed++
+			t.Passed++
 		case StatusFailed:
-			failed++
+			t.Failed++
+		case StatusInterrupted:
+			t.Interrupted++
 		case StatusSkipped:
-			skipped++
+			t.Skipped++
 		}
 	}
-	return passed, failed, skipped
+	return t
 }

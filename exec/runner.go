@@ -142,12 +142,27 @@ func RunFlow(ctx context.Context, cfg Config, flow *canonical.Flow) FlowResult {
 	if err != nil {
 		res.Status = StatusFailed
 		res.Error = capError(canonical.Coded(err))
+		if res.Error.Code == canonical.CodeInterrupted {
+			res.Status = StatusInterrupted
+		}
 	}
 	cfg.Observer.FlowFinished(res)
 	return res
 }
 
 func (r *run) flow(ctx context.Context) error {
+	err := r.flowBody(ctx)
+	if err != nil && ctx.Err() != nil && len(r.steps) == 0 {
+		// Stopped before the first command: whatever failed, the cause is
+		// the interruption.
+		if canonical.CodeOf(err) != canonical.CodeInterrupted {
+			err = interrupted(err).WithHint("the flow stopped before its first command")
+		}
+	}
+	return err
+}
+
+func (r *run) flowBody(ctx context.Context) error {
 	info, err := r.dev.Info(ctx)
 	if err != nil {
 		return deviceErr(err, "read device information")
@@ -211,10 +226,13 @@ func (r *run) defineEnv(ctx context.Context, env []canonical.EnvVar) error {
 	return nil
 }
 
-// interrupted is the error of a run stopped by its context (Ctrl-C).
+// interrupted is the error of a run stopped by its context (Ctrl-C,
+// SIGTERM): INTERRUPTED, which no optional: excuses and no retry repeats.
+// cause is the context's error or the error the interruption caused.
 func interrupted(cause error) *canonical.Error {
-	return canonical.NewError(canonical.CodeCommandFailed, "the run was interrupted").
-		WithHint("the flow stopped during this command").Wrap(stopCause{cause})
+	e := canonical.Interrupted(stopCause{cause}).WithHint("the flow stopped during this command")
+	e.Message = "the run was interrupted"
+	return e
 }
 
 // stopCause marks the cause of an interrupted error, so enclosing steps
@@ -226,7 +244,7 @@ func (s stopCause) Unwrap() error { return s.cause }
 
 func isInterrupted(err error) bool {
 	var s stopCause
-	return errors.As(err, &s)
+	return errors.As(err, &s) || canonical.CodeOf(err) == canonical.CodeInterrupted
 }
 
 // skipped is returned by a command that did not run (a false when:, zero
@@ -296,6 +314,10 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	case errors.As(err, &skip):
 		step.Status = StatusSkipped
 		err = nil
+	case isInterrupted(err):
+		step.Status = StatusInterrupted
+		err = canonical.AtIfNone(err, meta.Pos)
+		step.Error = canonical.Coded(err)
 	case meta.Optional && downgradable(err) && ctx.Err() == nil: // optional never excuses Ctrl-C
 		step.Status = StatusWarned
 		step.Error = canonical.Coded(canonical.AtIfNone(err, meta.Pos))

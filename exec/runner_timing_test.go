@@ -188,17 +188,24 @@ func (c *cancellingClock) Sleep(ctx context.Context, d time.Duration) error {
 
 // TestInterruptDuringRuntimeWait: an interrupt that lands in one of the
 // runtime's own waits (a lookup poll here) is reported as the run being
-// interrupted, at the command, never as an INTERNAL context error.
+// interrupted, at the command, never as an INTERNAL context error nor as
+// the element not being found; an optional command does not excuse it.
 func TestInterruptDuringRuntimeWait(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	clock := newClock()
-	c := &cancellingClock{VirtualClock: clock, at: clock.Now().Add(2 * time.Second), cancel: cancel}
-	res, _, _ := runStill(t, ctx, c, launch(3),
-		&canonical.Assert{Meta: canonical.Meta{Name: "assertVisible", Pos: at(4)}, Visible: text("Missing")})
-	if res.Status != exec.StatusFailed || res.Error == nil || res.Error.Code != canonical.CodeCommandFailed ||
-		res.Error.Message != "the run was interrupted" || res.Error.Pos.Line != 4 {
-		t.Fatalf("want COMMAND_FAILED \"the run was interrupted\" at line 4, got %+v", res.Error)
+	for _, optional := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		clock := newClock()
+		c := &cancellingClock{VirtualClock: clock, at: clock.Now().Add(2 * time.Second), cancel: cancel}
+		res, steps, _ := runStill(t, ctx, c, launch(3),
+			&canonical.Assert{Meta: canonical.Meta{Name: "assertVisible", Pos: at(4), Optional: optional}, Visible: text("Missing")},
+			launch(5))
+		if res.Status != exec.StatusInterrupted || res.Error == nil || res.Error.Code != canonical.CodeInterrupted ||
+			res.Error.Message != "the run was interrupted" || res.Error.Pos.Line != 4 {
+			t.Fatalf("optional=%v: want INTERRUPTED \"the run was interrupted\" at line 4, got %s %+v", optional, res.Status, res.Error)
+		}
+		if len(steps) != 2 || !strings.HasPrefix(steps[1], "assertVisible interrupted") {
+			t.Errorf("optional=%v: the running step must be interrupted and the next never start: %+v", optional, steps)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package maestro
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -37,11 +38,34 @@ type Loader struct {
 	schema   *schemaValidator
 	problems []*canonical.Error
 	warnings []*canonical.Error
+	// ctx stops loading (Ctrl-C); stop is the INTERRUPTED error once it
+	// has, and every entry point then returns it.
+	ctx  context.Context
+	stop *canonical.Error
 }
 
 // NewLoader returns a loader reading from src.
 func NewLoader(src Source) *Loader {
-	return &Loader{src: src, flows: map[string]*canonical.Flow{}, failed: map[string]bool{}}
+	return &Loader{src: src, flows: map[string]*canonical.Flow{}, failed: map[string]bool{}, ctx: context.Background()}
+}
+
+// WithContext makes loading stop once ctx is done: between files, between
+// commands and between the schema checks of a file's commands. Load,
+// LoadBytes, LoadConfig and Plan then return an INTERRUPTED error (and no
+// flow: what was read so far is incomplete), so a Ctrl-C during a long
+// load stops flow at once.
+func (l *Loader) WithContext(ctx context.Context) *Loader {
+	l.ctx = ctx
+	return l
+}
+
+// interrupted reports whether loading must stop, recording why once.
+func (l *Loader) interrupted() bool {
+	if l.stop == nil && l.ctx.Err() != nil {
+		l.stop = canonical.Interrupted(l.ctx.Err())
+		l.stop.Message = "loading was interrupted"
+	}
+	return l.stop != nil
 }
 
 // Flows are every flow file loaded so far, subflows included, each once,
@@ -104,6 +128,9 @@ type fileCtx struct {
 func (l *Loader) Load(file string) (*canonical.Flow, error) {
 	before := len(l.problems)
 	f := l.load(file, nil, canonical.Pos{})
+	if l.interrupted() {
+		return nil, l.stop
+	}
 	if len(l.problems) > before || f == nil {
 		return f, &LoadError{Problems: append([]*canonical.Error{}, l.problems[before:]...)}
 	}
@@ -113,11 +140,17 @@ func (l *Loader) Load(file string) (*canonical.Flow, error) {
 // LoadBytes loads a flow from memory (tests, fuzzing, stdin). Files it
 // references are read from the Source relative to file's directory.
 func (l *Loader) LoadBytes(file string, data []byte) (*canonical.Flow, error) {
+	if l.interrupted() {
+		return nil, l.stop
+	}
 	before := len(l.problems)
 	file = path.Clean(file)
 	l.loading = append(l.loading, file)
 	f := l.parse(file, data)
 	l.loading = l.loading[:len(l.loading)-1]
+	if l.interrupted() {
+		return nil, l.stop
+	}
 	if f != nil {
 		l.flows[file] = f
 		l.order = append(l.order, file)
@@ -137,7 +170,7 @@ func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.F
 	if f, ok := l.flows[file]; ok {
 		return f
 	}
-	if l.failed[file] {
+	if l.failed[file] || l.interrupted() {
 		return nil
 	}
 	for i, p := range l.loading {
@@ -162,6 +195,9 @@ func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.F
 	l.loading = append(l.loading, file)
 	f := l.parse(file, data)
 	l.loading = l.loading[:len(l.loading)-1]
+	if l.interrupted() {
+		return nil // incomplete: neither cached nor failed
+	}
 	if f == nil {
 		l.failed[file] = true
 	} else {
@@ -182,7 +218,7 @@ func errText(err error) string {
 // parse reads the two documents of a flow file: the header and the command
 // list (maestro-reference §3.1).
 func (l *Loader) parse(file string, data []byte) *canonical.Flow {
-	d := &decoder{file: file}
+	d := &decoder{file: file, ctx: l.ctx}
 	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
 	docs, err := documents(data)
 	if err != nil {
@@ -247,6 +283,9 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 		// Kept for flow check, which still plans the commands that
 		// decoded; a flow with problems never runs.
 		l.partial = append(l.partial, f)
+		return nil
+	}
+	if l.interrupted() {
 		return nil
 	}
 	if errs := l.checkSchema(d, docs[0], docs[1]); len(errs) > 0 {
@@ -465,6 +504,9 @@ func (d *decoder) env(n *yaml.Node) ([]canonical.EnvVar, error) {
 func (l *Loader) commands(d *decoder, fc *fileCtx, n *yaml.Node) []canonical.Command {
 	var out []canonical.Command
 	for _, item := range n.Content {
+		if l.interrupted() {
+			return out
+		}
 		c, err := l.command(d, fc, item)
 		var done alreadyReported
 		if errors.As(err, &done) {

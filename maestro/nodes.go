@@ -1,6 +1,7 @@
 package maestro
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -15,7 +16,10 @@ import (
 // every position. Errors are *canonical.Error with file:line:col; warnings
 // collect what Maestro accepts but a reader should know.
 type decoder struct {
-	file     string
+	file string
+	// ctx, when set, stops long per-command work (schema checks) early;
+	// the loader then reports the interruption.
+	ctx      context.Context
 	warnings []*canonical.Error
 	// visits counts how often each mapping was decoded: once without
 	// aliases, endlessly with an alias inside the node its anchor marks,
@@ -27,6 +31,9 @@ type decoder struct {
 
 // maxVisits is how often aliases may make the loader decode one mapping.
 const maxVisits = 1000
+
+// stopped reports whether the load was interrupted.
+func (d *decoder) stopped() bool { return d.ctx != nil && d.ctx.Err() != nil }
 
 func (d *decoder) pos(n *yaml.Node) canonical.Pos {
 	if n == nil {

@@ -112,6 +112,9 @@ func (v *schemaValidator) validate(d *decoder, doc *yaml.Node, isHeader bool) []
 	// than the oneOf over every command, and its errors are the precise ones.
 	var errs []*canonical.Error
 	for i := range list {
+		if d.stopped() {
+			break
+		}
 		errs = append(errs, v.item(in, "/"+strconv.Itoa(i))...)
 	}
 	return finish(errs)

@@ -1,6 +1,7 @@
 package maestro
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,12 +36,15 @@ func defaultConfig() WorkspaceConfig {
 func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 	cfg := defaultConfig()
 	cfg.File = file
+	if l.interrupted() {
+		return cfg, l.stop
+	}
 	data, err := l.src.ReadFile(file)
 	if err != nil {
 		return cfg, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read workspace config %s: %s", file, errText(err)).
 			At(canonical.Pos{File: file}).WithHint("check the --config path")
 	}
-	d := &decoder{file: file}
+	d := &decoder{file: file, ctx: l.ctx}
 	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
 	docs, err := documents(data)
 	if err != nil {
@@ -262,6 +266,9 @@ func (l *Loader) plan(ws *Workspace, opts PlanOptions) (*ExecutionPlan, error) {
 		}
 		file := ws.Files[0]
 		f, err := l.Load(file)
+		if l.interrupted() {
+			return nil, l.stop
+		}
 		var le *LoadError
 		if err != nil && opts.KeepGoing && errors.As(err, &le) {
 			plan.Broken = []BrokenFlow{{File: file, Problems: le.Problems}}
@@ -279,6 +286,9 @@ func (l *Loader) plan(ws *Workspace, opts PlanOptions) (*ExecutionPlan, error) {
 	var broken []BrokenFlow
 	for _, file := range ws.Files {
 		f, err := l.Load(file)
+		if l.interrupted() {
+			return nil, l.stop
+		}
 		if err != nil {
 			var le *LoadError
 			if errors.As(err, &le) {
@@ -397,7 +407,7 @@ func (l *Loader) candidates(ws *Workspace, skip func(string) bool) error {
 			}
 			continue
 		}
-		files, err := walkFlows(l.src, in)
+		files, err := walkFlows(l.ctx, l.src, in)
 		if err != nil {
 			return err
 		}
@@ -432,10 +442,13 @@ func (l *Loader) candidates(ws *Workspace, skip func(string) bool) error {
 // walkFlows lists the flow files and .ad scripts under dir, recursively
 // and sorted. Like Maestro's walk it enters hidden folders and does not
 // follow links to folders; a link to a file counts as that file.
-func walkFlows(src Source, dir string) ([]string, error) {
+func walkFlows(ctx context.Context, src Source, dir string) ([]string, error) {
 	var out []string
 	var walk func(string) error
 	walk = func(d string) error {
+		if ctx.Err() != nil {
+			return canonical.Interrupted(ctx.Err())
+		}
 		entries, err := src.ReadDir(d)
 		if err != nil {
 			return planError("cannot read folder %s: %s", d, errText(err))
@@ -570,7 +583,7 @@ func order(flows []*canonical.Flow, cfg WorkspaceConfig) ([]*canonical.Flow, []*
 // FlowFiles lists the Maestro flow files under dir, recursively and
 // sorted, whatever the globs say (the repository's corpus tests).
 func FlowFiles(src Source, dir string) ([]string, error) {
-	all, err := walkFlows(src, dir)
+	all, err := walkFlows(context.Background(), src, dir)
 	var out []string
 	for _, f := range all {
 		if isFlowName(path.Base(f)) {

@@ -110,6 +110,19 @@ func newApp(env Env) *cli.App {
 func run(ctx context.Context, env Env, args []string) int {
 	app := newApp(env)
 	err := app.RunContext(ctx, hoistArgs(app, args))
+	if ctx.Err() != nil {
+		// Stopped (Ctrl-C, SIGTERM): whatever the command returned, it did
+		// not finish, and that is what the exit status says. A command
+		// that knows more (flow test: the report was written) gives the
+		// hint.
+		e := interruptedError(ctx, commandName(app, args))
+		e.Hint = "run it again to finish; a second signal quits at once, without cleanup"
+		if ce, ok := canonical.AsError(err); ok && ce.Code == canonical.CodeInterrupted && ce.Hint != "" {
+			e.Hint = ce.Hint
+		}
+		renderError(env.Stderr, e, wantsJSON(args))
+		return interruptedExit(ctx)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -120,6 +133,20 @@ func run(ctx context.Context, env Env, args []string) int {
 	ce := canonical.Coded(err)
 	renderError(env.Stderr, ce, wantsJSON(args))
 	return exitCode(ce.Code)
+}
+
+// commandName is "flow" and the command args run, for messages.
+func commandName(app *cli.App, args []string) string {
+	for _, a := range args[min(1, len(args)):] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if app.Command(a) != nil {
+			return "flow " + a
+		}
+		break
+	}
+	return "flow"
 }
 
 // wantsJSON reports whether --json appears before any "--" terminator.

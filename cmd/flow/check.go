@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,7 +40,10 @@ func checkCommand(env Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res := runCheck(osSource{}, toSlash(c.Args().Slice()), targets)
+			res := runCheck(c.Context, osSource{}, toSlash(c.Args().Slice()), targets)
+			if res.stopped != nil {
+				return res.stopped // incomplete: no summary that could pass for a verdict
+			}
 			if c.Bool("json") {
 				data, _ := json.MarshalIndent(res.jsonView(), "", "  ")
 				fmt.Fprintln(env.Stdout, string(data))
@@ -96,15 +100,22 @@ type checkResult struct {
 	commands int
 	problems []*canonical.Error
 	warnings []*canonical.Error
+	// stopped is the INTERRUPTED error when ctx ended the check early.
+	stopped error
 }
 
 // runCheck selects the flows of paths as flow test does (one workspace
 // discovery, the same rules), loads each with everything it references,
-// and plans their coordinate gestures on each target.
-func runCheck(src maestro.Source, paths []string, targets []planTarget) checkResult {
-	var res checkResult
+// and plans their coordinate gestures on each target. It stops between
+// files and commands once ctx is done, with res.stopped set.
+func runCheck(ctx context.Context, src maestro.Source, paths []string, targets []planTarget) (res checkResult) {
+	defer func() {
+		if ctx.Err() != nil {
+			res.stopped = canonical.Interrupted(ctx.Err())
+		}
+	}()
 	var adWarnings []*canonical.Error
-	l := maestro.NewLoader(src)
+	l := maestro.NewLoader(src).WithContext(ctx)
 	opts := workspaceOptions(src, maestro.PlanOptions{KeepGoing: true})
 	ws, err := l.Discover(paths, opts)
 	if err == nil {
@@ -131,6 +142,9 @@ func runCheck(src maestro.Source, paths []string, targets []planTarget) checkRes
 	if ws != nil {
 		// Every selected script is checked, whatever its tags would do.
 		for _, f := range ws.Scripts {
+			if ctx.Err() != nil {
+				return res
+			}
 			flow, err := loadAdScript(f, nil, nil, "")
 			if err != nil {
 				res.problems = append(res.problems, canonical.Coded(err))
@@ -143,8 +157,14 @@ func runCheck(src maestro.Source, paths []string, targets []planTarget) checkRes
 	}
 	res.warnings = append(l.Warnings(), adWarnings...)
 	for _, f := range append(l.Flows(), l.Partial()...) {
+		if ctx.Err() != nil {
+			return res
+		}
 		res.files++
 		f.AllCommands(func(c canonical.Command) {
+			if ctx.Err() != nil {
+				return
+			}
 			res.commands++
 			if sw, ok := c.(*canonical.Swipe); ok {
 				failures := planSwipeChecks(sw, targets)

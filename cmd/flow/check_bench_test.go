@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,7 +59,7 @@ func BenchmarkCheckWorkspace1000(b *testing.B) {
 	paths := []string{filepath.ToSlash(dir)}
 	b.ReportAllocs()
 	for b.Loop() {
-		res := runCheck(osSource{}, paths, targets)
+		res := runCheck(context.Background(), osSource{}, paths, targets)
 		if len(res.problems) > 0 || res.files != 1001 {
 			b.Fatalf("unexpected result: %s %v", res.summary(), res.problems)
 		}
@@ -72,7 +73,7 @@ func TestCheckLargeWorkspace(t *testing.T) {
 	dir := t.TempDir()
 	writeWorkspace(t, dir, 20)
 	targets, _ := checkTargets("", "")
-	res := runCheck(osSource{}, []string{filepath.ToSlash(dir)}, targets)
+	res := runCheck(context.Background(), osSource{}, []string{filepath.ToSlash(dir)}, targets)
 	if len(res.problems) > 0 {
 		t.Fatalf("problems: %v", res.problems)
 	}

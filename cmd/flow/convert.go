@@ -82,7 +82,7 @@ func runConvert(c *cli.Context, env Env) error {
 		}
 		flow, err = loadAdScript(file, vars, environ, "")
 	} else {
-		flow, err = maestro.NewLoader(osSource{}).Load(file)
+		flow, err = maestro.NewLoader(osSource{}).WithContext(c.Context).Load(file)
 	}
 	if err != nil {
 		var le *maestro.LoadError

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUnknownCommandsAreInvalid: a command, subcommand or flag flow does
@@ -118,4 +123,84 @@ func TestReadVersion(t *testing.T) {
 	if got := readVersion(nil, false); got.Version != "(devel)" || got.Go != runtime.Version() {
 		t.Errorf("without build info: %+v", got)
 	}
+}
+
+// runFlowCtx is runFlow with a context the test cancels.
+func runFlowCtx(ctx context.Context, dir string, args ...string) result {
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	code := run(ctx, env, append([]string{"flow"}, args...))
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// TestCancelledRunIsInterrupted: a run whose context ends (the in-process
+// form of Ctrl-C) exits 130 with INTERRUPTED, reports the running flow
+// interrupted, its running step too, and the flow not started skipped
+// with the reason, in every report format.
+func TestCancelledRunIsInterrupted(t *testing.T) {
+	t.Parallel()
+	dir := endlessSuite(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(500*time.Millisecond, cancel)
+	out := filepath.Join(t.TempDir(), "report.xml")
+	r := runFlowCtx(ctx, "", "test", filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml"), filepath.Join(dir, "c.yaml"),
+		"--format", "junit", "--output", out)
+	if r.code != 130 || !strings.Contains(r.stderr, "INTERRUPTED: flow test was interrupted") {
+		t.Fatalf("want exit 130 and INTERRUPTED:\n%s", r)
+	}
+	for _, want := range []string{"■ Run", "(interrupted)", "INTERRUPTED: the run was interrupted", "INTERRUPTED b",
+		"SKIPPED c (not run: the run was interrupted before this flow started)", "1 passed, 0 failed, 1 interrupted, 1 skipped"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("console lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "the report was written") {
+		t.Errorf("the hint must say the report was written:\n%s", r.stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`errors="1" skipped="1"`, `<error message="interrupted">`, `<skipped message="not run:`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("JUnit lacks %q:\n%s", want, data)
+		}
+	}
+}
+
+// TestCancelledCheckIsInterrupted: a check stopped by its context prints
+// no summary (that could pass for a verdict) and exits 130; with --json the
+// error is the contracts §2 object.
+func TestCancelledCheckIsInterrupted(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := runFlowCtx(ctx, "", "check", "--json", "testdata/check/ok")
+	var doc struct {
+		Error struct{ Code, Message string }
+	}
+	if r.code != 130 || json.Unmarshal([]byte(r.stderr), &doc) != nil || doc.Error.Code != "INTERRUPTED" {
+		t.Fatalf("want exit 130 and a JSON INTERRUPTED error:\n%s", r)
+	}
+	if r.stdout != "" {
+		t.Errorf("an interrupted check printed a result:\n%s", r.stdout)
+	}
+}
+
+// endlessSuite is three flows; the second runs a script that never ends.
+func endlessSuite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.yaml": "appId: com.example.shop\n---\n- launchApp\n",
+		"b.yaml": "appId: com.example.shop\n---\n- launchApp\n- evalScript: ${while (true) {}}\n- back\n",
+		"c.yaml": "appId: com.example.shop\n---\n- launchApp\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

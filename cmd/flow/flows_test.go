@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path"
@@ -58,7 +59,7 @@ func TestCorpusLoads(t *testing.T) {
 	var b strings.Builder
 	targets, _ := checkTargets("", "")
 	for _, f := range invalid {
-		res := runCheck(osSource{}, []string{f}, targets)
+		res := runCheck(context.Background(), osSource{}, []string{f}, targets)
 		if len(res.problems) == 0 {
 			t.Errorf("%s: no problem found", rel(f))
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"path"
 	"path/filepath"
@@ -62,7 +63,7 @@ func TestMaestroCorpus(t *testing.T) {
 	counts := map[string]int{}
 	for _, row := range readTSV(t, filepath.Join(repo, "tools/maestro-compat/files.tsv")) {
 		file, kind, want := row[0], row[1], row[2]
-		res := runCheck(osSource{}, []string{file}, targets)
+		res := runCheck(context.Background(), osSource{}, []string{file}, targets)
 		got := "accept"
 		if len(res.problems) > 0 {
 			got = "reject"

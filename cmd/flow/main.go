@@ -2,21 +2,27 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		// The first Ctrl-C stops the run cleanly; a second one kills it.
-		<-ctx.Done()
-		stop()
+		sig := <-sigs
+		// The first Ctrl-C or SIGTERM stops the run cleanly (reports
+		// written, devices released); from here on the signals have their
+		// default effect, so a second one kills flow at once.
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		fmt.Fprintf(os.Stderr, "\nflow: %s received, stopping (send it again to quit at once)\n", signalName(sig))
+		cancel(stopSignal{sig})
 	}()
 	env := Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ,
 		IsTTY: isTerminal(os.Stdout), StateDir: stateDir(os.Getenv)}
 	code := run(ctx, env, os.Args)
-	stop()
 	os.Exit(code)
 }

@@ -53,7 +53,7 @@ func planCommand(env Env) *cli.Command {
 					WithHint(`give a gesture command line after "--", for example: flow plan -- gesture pinch 0.5`)
 			}
 			if len(args) == 1 && looksLikeFile(args[0]) {
-				return planFlowFile(env.Stdout, osSource{}, args[0], opts)
+				return planFlowFile(c.Context, env.Stdout, osSource{}, args[0], opts)
 			}
 			out, err := planCommandLine(args, opts)
 			if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"path/filepath"
@@ -13,14 +14,14 @@ import (
 // planFlowFile prints, for every command of a flow file (hooks and inline
 // bodies included), its canonical form and, for a coordinate gesture, its
 // plan; commands that need a live screen say so. One JSON object per line.
-func planFlowFile(w io.Writer, src maestro.Source, file string, o planOptions) error {
+func planFlowFile(ctx context.Context, w io.Writer, src maestro.Source, file string, o planOptions) error {
 	file = filepath.ToSlash(file)
 	var f *canonical.Flow
 	var err error
 	if isAdScript(file) {
 		f, err = loadAdScript(file, nil, nil, string(o.platform))
 	} else {
-		f, err = maestro.NewLoader(src).Load(file)
+		f, err = maestro.NewLoader(src).WithContext(ctx).Load(file)
 	}
 	if err != nil {
 		return err

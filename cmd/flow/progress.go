@@ -65,17 +65,18 @@ func indent(depth int) string { return strings.Repeat("  ", depth+1) }
 func (p *progress) StepFinished(_ *canonical.Flow, s exec.StepResult, desc string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.quietSteps && s.Status != exec.StatusFailed {
+	if p.quietSteps && s.Status != exec.StatusFailed && s.Status != exec.StatusInterrupted {
 		return
 	}
 	if p.tty && !p.quietSteps {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 	symbol := map[exec.Status]string{
-		exec.StatusPassed:  p.paint("32", "✓"),
-		exec.StatusFailed:  p.paint("31", "✗"),
-		exec.StatusWarned:  p.paint("33", "!"),
-		exec.StatusSkipped: p.paint("2", "-"),
+		exec.StatusPassed:      p.paint("32", "✓"),
+		exec.StatusFailed:      p.paint("31", "✗"),
+		exec.StatusWarned:      p.paint("33", "!"),
+		exec.StatusSkipped:     p.paint("2", "-"),
+		exec.StatusInterrupted: p.paint("33", "■"),
 	}[s.Status]
 	suffix := ""
 	if it := s.Iterations; it != nil && it.Count > 0 {
@@ -86,12 +87,14 @@ func (p *progress) StepFinished(_ *canonical.Flow, s exec.StepResult, desc strin
 		suffix = " (warned)"
 	case exec.StatusSkipped:
 		suffix = " (skipped)"
+	case exec.StatusInterrupted:
+		suffix = " (interrupted)"
 	}
 	fmt.Fprintf(p.w, "%s%s %s%s %s\n", indent(s.Depth), symbol, oneLine(desc), suffix, p.paint("2", duration(s.DurationMs)))
 	for _, l := range s.Logs {
 		fmt.Fprintf(p.w, "%s    log: %s\n", indent(s.Depth), oneLine(l))
 	}
-	if s.Error != nil && (s.Status == exec.StatusFailed || s.Status == exec.StatusWarned) {
+	if s.Error != nil && (s.Status == exec.StatusFailed || s.Status == exec.StatusWarned || s.Status == exec.StatusInterrupted) {
 		printError(p.w, indent(s.Depth)+"    ", s.Error)
 	}
 }
@@ -163,8 +166,14 @@ func (p *progress) FlowFinished(r exec.FlowResult) {
 		for _, a := range r.Artifacts {
 			fmt.Fprintf(p.w, "    artifact: %s\n", oneLine(a))
 		}
+	case exec.StatusInterrupted:
+		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("33;1", "INTERRUPTED"), oneLine(r.Name), duration(r.DurationMs))
 	case exec.StatusSkipped:
-		fmt.Fprintf(p.w, "  %s%s %s\n", prefix, p.paint("2", "SKIPPED"), oneLine(r.Name))
+		why := ""
+		if r.Error != nil {
+			why = " " + p.paint("2", "("+oneLine(r.Error.Message)+")")
+		}
+		fmt.Fprintf(p.w, "  %s%s %s%s\n", prefix, p.paint("2", "SKIPPED"), oneLine(r.Name), why)
 	default:
 		fmt.Fprintf(p.w, "  %s%s %s %s\n", prefix, p.paint("32;1", "PASSED"), oneLine(r.Name), duration(r.DurationMs))
 	}

@@ -231,7 +231,7 @@ func TestShards(t *testing.T) {
 }
 
 // TestInterruptWritesReport: cancelling the run (Ctrl-C) stops it between
-// commands, and the report is still written with the flow failed.
+// commands, exits 130 and still writes the report, the flow interrupted.
 func TestInterruptWritesReport(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "report.json")
@@ -240,8 +240,8 @@ func TestInterruptWritesReport(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
 	code := run(ctx, env, []string{"flow", "test", "testdata/run/forever.yaml", "--format", "json", "--output", out})
-	if code != 1 {
-		t.Fatalf("exit %d\n%s", code, stdout.String())
+	if code != 130 {
+		t.Fatalf("exit %d, want 130 (interrupted)\n%s", code, stdout.String())
 	}
 	var rep struct {
 		Flows []struct {
@@ -250,7 +250,7 @@ func TestInterruptWritesReport(t *testing.T) {
 		}
 	}
 	data, err := os.ReadFile(out)
-	if err != nil || json.Unmarshal(data, &rep) != nil || len(rep.Flows) != 1 || rep.Flows[0].Status != "failed" ||
+	if err != nil || json.Unmarshal(data, &rep) != nil || len(rep.Flows) != 1 || rep.Flows[0].Status != "interrupted" ||
 		!strings.Contains(rep.Flows[0].Error.Message, "interrupted") {
 		t.Fatalf("report after interrupt: %v\n%s", err, data)
 	}

@@ -168,7 +168,7 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	plan, err := planInputs(o, env)
+	plan, err := planInputs(c.Context, o, env)
 	if err != nil {
 		return err
 	}
@@ -234,17 +234,25 @@ func runTest(c *cli.Context, env Env) error {
 	if err := writeReport(o, result, o.artifacts != ""); err != nil {
 		return err
 	}
-	passed, failed, skipped := result.Counts()
-	fmt.Fprintf(env.Stdout, "\n%d passed, %d failed", passed, failed)
-	if skipped > 0 {
-		fmt.Fprintf(env.Stdout, ", %d skipped", skipped)
+	tally := result.Tally()
+	failed := tally.Failed
+	fmt.Fprintf(env.Stdout, "\n%d passed, %d failed", tally.Passed, tally.Failed)
+	if tally.Interrupted > 0 {
+		fmt.Fprintf(env.Stdout, ", %d interrupted", tally.Interrupted)
+	}
+	if tally.Skipped > 0 {
+		fmt.Fprintf(env.Stdout, ", %d skipped", tally.Skipped)
 	}
 	fmt.Fprintf(env.Stdout, " in %s (device time; %s wall)\n", duration(result.DurationMs), time.Since(wallStart).Round(time.Millisecond))
 	if o.format != "" {
 		fmt.Fprintf(env.Stdout, "report: %s\n", oneLine(o.output))
 	}
 	if c.Context.Err() != nil {
-		return reported{err: canonical.NewError(canonical.CodeCommandFailed, "interrupted")}
+		hint := "the flow that was running is reported as interrupted, the flows not started as skipped"
+		if o.format != "" {
+			hint += "; the report was written"
+		}
+		return canonical.NewError(canonical.CodeInterrupted, "interrupted").WithHint(hint)
 	}
 	switch {
 	case len(plan.Broken) > 0:
@@ -259,8 +267,8 @@ func runTest(c *cli.Context, env Env) error {
 // shares) and loads the .ad scripts it selects, which run after the
 // Maestro flows. A script that cannot load is reported like a broken flow.
 // Warnings of every file read are printed before anything runs.
-func planInputs(o testOptions, env Env) (*maestro.ExecutionPlan, error) {
-	plan, err := maestro.NewLoader(osSource{}).Plan(o.paths, workspaceOptions(osSource{}, o.plan))
+func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.ExecutionPlan, error) {
+	plan, err := maestro.NewLoader(osSource{}).WithContext(ctx).Plan(o.paths, workspaceOptions(osSource{}, o.plan))
 	if err != nil {
 		return nil, err
 	}
@@ -271,6 +279,9 @@ func planInputs(o testOptions, env Env) (*maestro.ExecutionPlan, error) {
 	}
 	platform := strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":")
 	for _, p := range plan.Scripts {
+		if ctx.Err() != nil {
+			return nil, canonical.Interrupted(ctx.Err())
+		}
 		f, err := loadAdScript(p, o.env, environ, platform)
 		if err != nil {
 			plan.Broken = append(plan.Broken, maestro.BrokenFlow{File: p, Problems: []*canonical.Error{canonical.Coded(err)}})
@@ -450,7 +461,7 @@ func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, 
 	stopSequence := false
 	for _, f := range plan.Sequence {
 		if stopSequence || ctx.Err() != nil {
-			res.Flows = append(res.Flows, skippedFlow(f, obs, cfg.Shard))
+			res.Flows = append(res.Flows, skippedFlow(ctx, f, obs, cfg.Shard))
 			continue
 		}
 		r := exec.RunFlow(ctx, cfg, f)
@@ -461,7 +472,7 @@ func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, 
 	}
 	for _, f := range plan.Flows {
 		if ctx.Err() != nil {
-			res.Flows = append(res.Flows, skippedFlow(f, obs, cfg.Shard))
+			res.Flows = append(res.Flows, skippedFlow(ctx, f, obs, cfg.Shard))
 			continue
 		}
 		res.Flows = append(res.Flows, exec.RunFlow(ctx, cfg, f))
@@ -474,8 +485,11 @@ func brokenName(file string) string {
 	return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 }
 
-func skippedFlow(f *canonical.Flow, obs *progress, shard int) exec.FlowResult {
+func skippedFlow(ctx context.Context, f *canonical.Flow, obs *progress, shard int) exec.FlowResult {
 	r := exec.FlowResult{Name: f.Name, File: f.File, Status: exec.StatusSkipped, Shard: shard}
+	if ctx.Err() != nil {
+		r.Error = canonical.NewError(canonical.CodeInterrupted, "not run: the run was interrupted before this flow started")
+	}
 	obs.FlowStarted(f, shard)
 	obs.FlowFinished(r)
 	return r

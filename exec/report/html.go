@@ -40,8 +40,8 @@ var htmlSource string
 
 // HTML writes run as one self-contained HTML page that works offline:
 // inline CSS, no script, no external asset. It shows the result, summary
-// cards (flows, passed, failed, skipped, duration, device), links to the
-// failed flows, and one collapsible section per flow (failed flows open)
+// cards (flows, passed, failed, interrupted and skipped when there are
+// any, duration, device), links to the failed and interrupted flows, and one collapsible section per flow (failed flows open)
 // with its steps (status, command and label indented by nesting depth,
 // duration, position), its error and hint, and its artifacts: PNG and JPEG
 // screenshots embedded as data: URIs, text artifacts such as the JSON view
@@ -70,12 +70,12 @@ func HTML(w io.Writer, run exec.RunResult, opts HTMLOptions) error {
 }
 
 type htmlView struct {
-	Title                          string
-	Passed, Failed, Skipped, Total int
-	Warned                         int // passed flows with warnings
-	Result, Duration               string
-	Device, DeviceDetail           string
-	FailedFlows, Flows             []htmlFlow
+	Title                                       string
+	Passed, Failed, Interrupted, Skipped, Total int
+	Warned                                      int // passed flows with warnings
+	Result, Duration                            string
+	Device, DeviceDetail                        string
+	FailedFlows, Flows                          []htmlFlow
 }
 
 type htmlFlow struct {
@@ -120,8 +120,12 @@ func newHTMLView(run exec.RunResult, opts HTMLOptions) htmlView {
 	if v.Title == "" {
 		v.Title = DefaultHTMLTitle
 	}
-	v.Passed, v.Failed, v.Skipped = run.Counts()
-	if v.Failed > 0 {
+	t := run.Tally()
+	v.Passed, v.Failed, v.Interrupted, v.Skipped = t.Passed, t.Failed, t.Interrupted, t.Skipped
+	switch {
+	case v.Interrupted > 0:
+		v.Result = "INTERRUPTED"
+	case v.Failed > 0:
 		v.Result = "FAILED"
 	}
 	var detail []string
@@ -137,7 +141,7 @@ func newHTMLView(run exec.RunResult, opts HTMLOptions) htmlView {
 			v.Warned++
 		}
 		v.Flows = append(v.Flows, hf)
-		if f.Status == exec.StatusFailed {
+		if f.Status == exec.StatusFailed || f.Status == exec.StatusInterrupted {
 			v.FailedFlows = append(v.FailedFlows, hf)
 		}
 	}
@@ -152,7 +156,7 @@ func newHTMLFlow(index int, f exec.FlowResult, read func(string) ([]byte, error)
 	hf := htmlFlow{
 		Anchor: fmt.Sprintf("flow-%d", index+1), Name: Printable(f.Name), File: Printable(f.File), Status: string(status),
 		Badge: strings.ToUpper(string(status)), Duration: humanDuration(f.DurationMs),
-		Warned: passedWithWarnings(f), Open: f.Status == exec.StatusFailed, Shard: f.Shard,
+		Warned: passedWithWarnings(f), Open: f.Status == exec.StatusFailed || f.Status == exec.StatusInterrupted, Shard: f.Shard,
 		Error: newHTMLError(f.Error),
 	}
 	if f.Status == exec.StatusFailed && f.Error == nil {
@@ -184,7 +188,7 @@ func newHTMLFlow(index int, f exec.FlowResult, read func(string) ([]byte, error)
 			step.Error = newHTMLError(s.Error)
 		}
 		if step.Error != nil {
-			step.Error.Warn = s.Status != exec.StatusFailed
+			step.Error.Warn = s.Status != exec.StatusFailed && s.Status != exec.StatusInterrupted
 		}
 		hf.Steps = append(hf.Steps, step)
 	}

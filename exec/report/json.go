@@ -16,8 +16,12 @@ import (
 //	 "flows":[{"name","file","status","durationMs","error"?,
 //	           "steps":[{"command","status","durationMs","pos"}]}]}
 //
-// A flow's status is passed, failed or skipped: a warned flow is "passed"
-// (and counts as passed in the summary). error is the contracts §2 object
+// A flow's status is passed, failed, interrupted or skipped: a warned flow
+// is "passed" (and counts as passed in the summary). "interrupted" is an
+// addition: the flow that was running when the run was stopped (Ctrl-C,
+// SIGTERM), also a step's status; the flows that had not started are
+// skipped, with an INTERRUPTED error saying why. summary.interrupted is
+// present when a flow was interrupted. error is the contracts §2 object
 // (hint, pos and details only when known). summary.durationMs is the run's
 // duration, not the sum of the flows'.
 //
@@ -40,10 +44,11 @@ func JSON(w io.Writer, run exec.RunResult) error {
 	if err := checkStatuses(run); err != nil {
 		return err
 	}
-	passed, failed, skipped := run.Counts()
+	t := run.Tally()
 	doc := jsonReport{
-		Summary: jsonSummary{Passed: passed, Failed: failed, Skipped: skipped, DurationMs: run.DurationMs},
-		Flows:   make([]jsonFlow, 0, len(run.Flows)),
+		Summary: jsonSummary{Passed: t.Passed, Failed: t.Failed, Interrupted: t.Interrupted, Skipped: t.Skipped,
+			DurationMs: run.DurationMs},
+		Flows: make([]jsonFlow, 0, len(run.Flows)),
 	}
 	if run.Device != (exec.DeviceInfo{}) {
 		d := run.Device
@@ -71,10 +76,11 @@ type jsonReport struct {
 }
 
 type jsonSummary struct {
-	Passed     int   `json:"passed"`
-	Failed     int   `json:"failed"`
-	Skipped    int   `json:"skipped"`
-	DurationMs int64 `json:"durationMs"`
+	Passed      int   `json:"passed"`
+	Failed      int   `json:"failed"`
+	Interrupted int   `json:"interrupted,omitempty"`
+	Skipped     int   `json:"skipped"`
+	DurationMs  int64 `json:"durationMs"`
 }
 
 type jsonFlow struct {
@@ -134,7 +140,7 @@ func newJSONFlow(f exec.FlowResult) jsonFlow {
 		Steps: make([]jsonStep, 0, len(f.Steps)),
 	}
 	if out.Status == exec.StatusWarned {
-		out.Status = exec.StatusPassed // contracts §6: a flow is passed, failed or skipped
+		out.Status = exec.StatusPassed // contracts §6: a warned flow passed
 	}
 	for _, s := range f.Steps {
 		out.Steps = append(out.Steps, jsonStep{

@@ -49,8 +49,12 @@ type JUnitOptions struct {
 // status "SKIPPED" and a <skipped/> child, which is what JUnit consumers
 // (Jenkins, GitLab, GitHub test reporters, Surefire-style tools) count as
 // skipped; the suite gains skipped="N" when N > 0 and still counts them in
-// tests, as JUnit does. Without skipped flows the output has exactly
-// Maestro's shape.
+// tests, as JUnit does. Interrupted flows (running when the run was
+// stopped) are another: status "ERROR" with an <error
+// message="interrupted"> child holding the error as for a failure, counted
+// in the suite's errors="N"; flows the interruption kept from starting are
+// skipped, with <skipped message="..."> saying so. Without skipped or
+// interrupted flows the output has exactly Maestro's shape.
 func JUnit(w io.Writer, run exec.RunResult, opts JUnitOptions) error {
 	if err := checkStatuses(run); err != nil {
 		return err
@@ -94,12 +98,14 @@ func byShard(flows []exec.FlowResult) []shardFlows {
 }
 
 func writeSuite(b *bytes.Buffer, name, device string, s shardFlows) {
-	var failures, skipped int
+	var failures, errs, skipped int
 	var seconds int64
 	for _, f := range s.flows {
 		switch f.Status {
 		case exec.StatusFailed:
 			failures++
+		case exec.StatusInterrupted:
+			errs++
 		case exec.StatusSkipped:
 			skipped++
 		}
@@ -110,6 +116,9 @@ func writeSuite(b *bytes.Buffer, name, device string, s shardFlows) {
 		b.WriteString(` device="` + attr(device) + `"`)
 	}
 	fmt.Fprintf(b, ` tests="%d" failures="%d"`, len(s.flows), failures)
+	if errs > 0 {
+		fmt.Fprintf(b, ` errors="%d"`, errs)
+	}
 	if skipped > 0 {
 		fmt.Fprintf(b, ` skipped="%d"`, skipped)
 	}
@@ -132,8 +141,14 @@ func writeCase(b *bytes.Buffer, f exec.FlowResult) {
 	switch f.Status {
 	case exec.StatusFailed:
 		b.WriteString(">\n      <failure>" + text(failureText(f)) + "</failure>\n    </testcase>\n")
+	case exec.StatusInterrupted:
+		b.WriteString(">\n      <error message=\"interrupted\">" + text(failureText(f)) + "</error>\n    </testcase>\n")
 	case exec.StatusSkipped:
-		b.WriteString(">\n      <skipped/>\n    </testcase>\n")
+		if f.Error != nil {
+			b.WriteString(">\n      <skipped message=\"" + attr(f.Error.Message) + "\"/>\n    </testcase>\n")
+		} else {
+			b.WriteString(">\n      <skipped/>\n    </testcase>\n")
+		}
 	default:
 		b.WriteString("/>\n")
 	}
@@ -142,7 +157,7 @@ func writeCase(b *bytes.Buffer, f exec.FlowResult) {
 // junitStatus is Maestro's FlowStatus name for a flow, plus SKIPPED.
 func junitStatus(s exec.Status) string {
 	switch s {
-	case exec.StatusFailed:
+	case exec.StatusFailed, exec.StatusInterrupted:
 		return "ERROR"
 	case exec.StatusSkipped:
 		return "SKIPPED"

@@ -33,7 +33,7 @@ func checkStatuses(run exec.RunResult) error {
 
 func knownStatus(s exec.Status) bool {
 	switch s {
-	case exec.StatusPassed, exec.StatusFailed, exec.StatusWarned, exec.StatusSkipped:
+	case exec.StatusPassed, exec.StatusFailed, exec.StatusWarned, exec.StatusSkipped, exec.StatusInterrupted:
 		return true
 	}
 	return false
