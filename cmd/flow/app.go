@@ -117,8 +117,15 @@ func run(ctx context.Context, env Env, args []string) int {
 		// hint.
 		e := interruptedError(ctx, commandName(app, args))
 		e.Hint = "run it again to finish; a second signal quits at once, without cleanup"
-		if ce, ok := canonical.AsError(err); ok && ce.Code == canonical.CodeInterrupted && ce.Hint != "" {
-			e.Hint = ce.Hint
+		var done reported
+		if ce, ok := canonical.AsError(err); ok && !errors.As(err, &done) && errors.Is(err, ctx.Err()) {
+			// The command said where it stopped (waiting for a lock, ...).
+			if ce.Message != "" && ce.Message != "interrupted" {
+				e.Message += ": " + ce.Message
+			}
+			if ce.Code == canonical.CodeInterrupted && ce.Hint != "" {
+				e.Hint = ce.Hint
+			}
 		}
 		renderError(env.Stderr, e, wantsJSON(args))
 		return interruptedExit(ctx)

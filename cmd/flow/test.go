@@ -252,7 +252,7 @@ func runTest(c *cli.Context, env Env) error {
 		if o.format != "" {
 			hint += "; the report was written"
 		}
-		return canonical.NewError(canonical.CodeInterrupted, "interrupted").WithHint(hint)
+		return canonical.NewError(canonical.CodeInterrupted, "interrupted").WithHint(hint).Wrap(c.Context.Err())
 	}
 	switch {
 	case len(plan.Broken) > 0:
