@@ -288,9 +288,10 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	iterations := r.iterations
 	r.iteration, r.iterations = iteration, nil
 	if err != nil && ctx.Err() != nil && !isInterrupted(err) {
-		if _, coded := canonical.AsError(err); !coded || errors.Is(err, ctx.Err()) {
+		if _, coded := canonical.AsError(err); !coded || errors.Is(err, ctx.Err()) || errors.Is(err, context.Cause(ctx)) {
 			// Ctrl-C landed in one of the runtime's own waits, or in a
-			// script, which reports its cancellation as a script error.
+			// script, which reports its cancellation as a script error
+			// (with the context's cause: the signal, for the CLI).
 			err = interrupted(err)
 		}
 	}
