@@ -84,7 +84,7 @@ func (r *run) log(msg string) {
 		return
 	}
 	for line := range strings.Lines(msg) {
-		b.add(cutText(strings.TrimRight(line, "\r\n"), MaxLogLineChars))
+		b.add(CutText(strings.TrimRight(line, "\r\n"), MaxLogLineChars))
 		r.logLines++
 	}
 }
@@ -107,9 +107,9 @@ func (r *run) popLogs() []string {
 	return lines
 }
 
-// cutText keeps the first max characters of s and says how many it left
-// out.
-func cutText(s string, max int) string {
+// CutText keeps the first max characters of s and says how many it left
+// out: "… [N more characters]" follows the cut.
+func CutText(s string, max int) string {
 	if len(s) <= max {
 		return s // fewer bytes than max means fewer characters
 	}
@@ -125,18 +125,19 @@ func cutText(s string, max int) string {
 	return fmt.Sprintf("%s… [%d more characters]", s[:cut], n-max)
 }
 
-// capError cuts an error's message, hint and text details to
+// CapError cuts an error's message, hint and text details to
 // MaxErrorChars, in place, so reports and the console never carry a
-// megabyte-long error.
-func capError(e *canonical.Error) *canonical.Error {
+// megabyte-long error. The runtime caps every step's and flow's error;
+// callers cap the errors they add to a RunResult themselves.
+func CapError(e *canonical.Error) *canonical.Error {
 	if e == nil {
 		return nil
 	}
-	e.Message = cutText(e.Message, MaxErrorChars)
-	e.Hint = cutText(e.Hint, MaxErrorChars)
+	e.Message = CutText(e.Message, MaxErrorChars)
+	e.Hint = CutText(e.Hint, MaxErrorChars)
 	for k, v := range e.Details {
 		if s, ok := v.(string); ok {
-			e.Details[k] = cutText(s, MaxErrorChars)
+			e.Details[k] = CutText(s, MaxErrorChars)
 		}
 	}
 	return e

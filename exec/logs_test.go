@@ -94,13 +94,13 @@ func TestCapError(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("m", MaxErrorChars+100)
 	e := canonical.NewError(canonical.CodeCommandFailed, big).WithHint(big).With("text", big).With("n", 3)
-	capError(e)
+	CapError(e)
 	want := strings.Repeat("m", MaxErrorChars) + "… [100 more characters]"
 	if e.Message != want || e.Hint != want || e.Details["text"] != want || e.Details["n"] != 3 {
 		t.Errorf("not capped: message %d, hint %d, detail %v chars", len(e.Message), len(e.Hint), len(fmt.Sprint(e.Details["text"])))
 	}
 	small := canonical.NewError(canonical.CodeCommandFailed, "short")
-	if capError(small).Message != "short" || capError(nil) != nil {
+	if CapError(small).Message != "short" || CapError(nil) != nil {
 		t.Error("a short error changed")
 	}
 }

@@ -141,7 +141,7 @@ func RunFlow(ctx context.Context, cfg Config, flow *canonical.Flow) FlowResult {
 	res.Artifacts = r.failedArtifacts
 	if err != nil {
 		res.Status = StatusFailed
-		res.Error = capError(canonical.Coded(err))
+		res.Error = CapError(canonical.Coded(err))
 		if res.Error.Code == canonical.CodeInterrupted {
 			res.Status = StatusInterrupted
 		}
@@ -330,7 +330,7 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 		r.captureFailure(ctx)
 	}
 	step.Logs = r.popLogs()
-	step.Error = capError(step.Error)
+	step.Error = CapError(step.Error)
 	r.steps[index] = step
 	if r.quiet == 0 {
 		r.cfg.Observer.StepFinished(r.top, step, desc)

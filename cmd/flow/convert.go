@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -60,7 +60,7 @@ func runConvert(c *cli.Context, env Env) error {
 		return canonical.Errorf(canonical.CodeInvalidArgs, "%s is a Maestro flow already", file).
 			WithHint("convert it to an .ad script with --to ad")
 	}
-	if out := c.String("output"); out != "" && filepath.Clean(out) == filepath.Clean(args[0]) {
+	if out := c.String("output"); out != "" && samePath(out, args[0]) {
 		return canonical.NewError(canonical.CodeInvalidArgs, "--output is the file being converted").
 			WithHint("write the conversion to another file")
 	}
@@ -116,7 +116,7 @@ func runConvert(c *cli.Context, env Env) error {
 		return err
 	}
 	if out := c.String("output"); out != "" {
-		if err := os.WriteFile(out, data, 0o644); err != nil {
+		if err := fsext.WriteFile(out, data, fsext.WriteOptions{}); err != nil {
 			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write %s: %v", out, err).
 				WithHint("check the folder exists and is writable")
 		}

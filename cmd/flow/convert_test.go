@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -482,6 +483,17 @@ func TestConvertOutputFile(t *testing.T) {
 	r = convertCLI(t, "testdata/convert/convertible.ad", "--to", "maestro", "--output", "testdata/convert/convertible.ad")
 	if r.code != 2 || !strings.Contains(r.stderr, "--output is the file being converted") {
 		t.Fatalf("overwriting the input must be refused:\n%s", r)
+	}
+	if runtime.GOOS != "windows" {
+		link := filepath.Join(t.TempDir(), "link.ad")
+		abs, _ := filepath.Abs("testdata/convert/convertible.ad")
+		if err := os.Symlink(abs, link); err != nil {
+			t.Fatal(err)
+		}
+		r = convertCLI(t, "testdata/convert/convertible.ad", "--to", "maestro", "--output", link)
+		if r.code != 2 || !strings.Contains(r.stderr, "--output is the file being converted") {
+			t.Fatalf("overwriting the input through a link must be refused:\n%s", r)
+		}
 	}
 }
 

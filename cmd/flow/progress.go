@@ -116,10 +116,11 @@ func indentLines(s, indent string) string {
 // printable and oneLine neutralise the control characters and escape
 // sequences of text from flows, paths and scripts before it reaches the
 // terminal (report.Printable); oneLine also escapes line breaks, for
-// fields that must stay on one line.
-func printable(s string) string { return report.Printable(s) }
+// fields that must stay on one line. Both cut the text at
+// exec.MaxErrorChars: whatever an input holds, a field stays readable.
+func printable(s string) string { return report.Printable(exec.CutText(s, exec.MaxErrorChars)) }
 
-func oneLine(s string) string { return report.OneLine(s) }
+func oneLine(s string) string { return report.OneLine(exec.CutText(s, exec.MaxErrorChars)) }
 
 // LoopRunning shows, on a terminal, the run a long loop is in: past the
 // first runs its steps are not printed until its last run.

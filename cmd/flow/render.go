@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec/report"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -50,11 +51,44 @@ func renderWithSnippet(w io.Writer, src maestro.Source, e *canonical.Error, pref
 	if e.Pos.Line > len(lines) {
 		return
 	}
-	text := strings.TrimRight(lines[e.Pos.Line-1], "\r")
-	fmt.Fprintf(w, "  %4d | %s\n", e.Pos.Line, printable(text))
-	if e.Pos.Col > 0 {
-		fmt.Fprintf(w, "       | %s^\n", strings.Repeat(" ", caretOffset(text, e.Pos.Col)))
+	text, col := snippetWindow(strings.TrimRight(lines[e.Pos.Line-1], "\r"), e.Pos.Col)
+	fmt.Fprintf(w, "  %4d | %s\n", e.Pos.Line, report.Printable(text))
+	if col > 0 {
+		fmt.Fprintf(w, "       | %s^\n", strings.Repeat(" ", caretOffset(text, col)))
 	}
+}
+
+// snippetWidth bounds the source line of a snippet, in characters: a
+// generated flow or an .ad script may hold a line of megabytes.
+const snippetWidth = 160
+
+// snippetWindow is the part of a long source line around column col (1-based,
+// in characters) that a snippet shows, marked with … where cut, and the
+// column within it.
+func snippetWindow(line string, col int) (string, int) {
+	runes := []rune(line)
+	if len(runes) <= snippetWidth {
+		return line, col
+	}
+	start := 0
+	if col > snippetWidth/2 {
+		start = min(col-1-snippetWidth/2, len(runes)-snippetWidth)
+	}
+	end := min(start+snippetWidth, len(runes))
+	text := string(runes[start:end])
+	if col > 0 {
+		col -= start
+	}
+	if start > 0 {
+		text = "…" + text
+		if col > 0 {
+			col++
+		}
+	}
+	if end < len(runes) {
+		text += "…"
+	}
+	return text, col
 }
 
 // caretOffset is how many columns the caret moves right to sit under

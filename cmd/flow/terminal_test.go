@@ -171,3 +171,46 @@ func TestScriptOutputAndErrorsCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestLongSourceLinesAndErrorsBounded: a snippet of a very long line shows
+// a window around the column, caret under it; a load error holding a
+// 10,000-character key is cut on screen and in the report.
+func TestLongSourceLinesAndErrorsBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "long.yaml")
+	os.WriteFile(file, []byte("appId: a\n---\n- tapOn: {text: \""+strings.Repeat("a", 5000)+"\", bogus: 1}\n"), 0o644)
+	r := runFlow(t, "", "check", file)
+	if r.code != 2 {
+		t.Fatalf("want exit 2:\n%.2000s", r)
+	}
+	lines := strings.Split(r.stdout, "\n")
+	found := false
+	for i, l := range lines {
+		if src, ok := strings.CutPrefix(l, "     3 | "); ok && i+1 < len(lines) {
+			found = true
+			caret := strings.TrimPrefix(lines[i+1], "       | ")
+			if n := len([]rune(src)); n > 170 || !strings.HasPrefix(src, "…") {
+				t.Errorf("snippet of %d characters: %q", n, src)
+			}
+			if at := len([]rune(caret)) - 1; at < 0 || !strings.HasPrefix(string([]rune(src)[at:]), "bogus") {
+				t.Errorf("the caret is not under the key:\n%s\n%s", src, caret)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no snippet:\n%.3000s", r.stdout)
+	}
+
+	key := strings.Repeat("k", 10000)
+	os.WriteFile(file, []byte("appId: a\n---\n- tapOn:\n    text: a\n    ? "+key+"\n    : 1\n"), 0o644)
+	out := filepath.Join(dir, "r.json")
+	r = runFlow(t, "", "test", file, "--output", out)
+	if r.code != 2 || strings.Contains(r.stdout, key) || !strings.Contains(r.stdout, "more characters]") {
+		t.Fatalf("want the error cut on screen:\n%.5000s", r)
+	}
+	data, _ := os.ReadFile(out)
+	if strings.Contains(string(data), key) || !strings.Contains(string(data), "more characters]") {
+		t.Fatalf("want the error cut in the report:\n%.5000s", data)
+	}
+}

@@ -396,7 +396,7 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 	}
 	var out exec.RunResult
 	for _, b := range plan.Broken {
-		f := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: b.Problems[0]}
+		f := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: exec.CapError(b.Problems[0])}
 		prog.FlowStarted(&canonical.Flow{Name: f.Name, File: f.File}, 0)
 		prog.FlowFinished(f)
 		out.Flows = append(out.Flows, f)
