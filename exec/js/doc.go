@@ -18,6 +18,35 @@
 // (//# sourceMappingURL=...) are never loaded, since goja would read them
 // from disk.
 //
+// # Memory
+//
+// Every evaluation also has a memory budget (Options.MemoryBudget, 64 MiB by
+// default): how much it may grow the heap. goja has no memory limit, so two
+// mechanisms enforce it, and a script that outgrows it fails with
+// SCRIPT_MEMORY_BUDGET at the position it had reached:
+//   - a watchdog samples the Go heap every 2 ms while a script runs and
+//     interrupts it once the last GC found more than the budget live above
+//     the heap at its start, or the heap as a whole (garbage included) has
+//     grown past what the collector would allow a script within budget; it
+//     catches loops (string doubling, push loops) after at most the
+//     allocation in progress, a few budgets in all;
+//   - the built-ins that allocate, or loop over a length the script chose,
+//     in one native call (which the watchdog cannot stop) check what the
+//     call needs first: String repeat, padStart, padEnd, concat, split and
+//     replaceAll; every Array.prototype method but push, pop and at, and
+//     the array iterator behind spread and Array.from; apply,
+//     Reflect.apply and Reflect.construct; JSON.stringify and JSON.parse;
+//     the ArrayBuffer and typed array constructors. A call that cannot fit
+//     fails before it allocates.
+//
+// The heap is one for the whole process, so evaluations take turns: while
+// one engine evaluates, the others' evaluations wait (each one's time limit
+// starts when its turn does). Concurrent shards thus never see each
+// other's growth; what else the process allocates meanwhile (devices,
+// reports) counts against the running script, which is small next to the
+// budget. Garbage present when a script starts is counted as if it were
+// live, so the budget errs on the lenient side.
+//
 // # Scopes
 //
 // Variables live in a stack of scopes held in Go. The flow scope is at the
@@ -66,9 +95,16 @@
 //     its deadline, then the engine refuses scripts (SCRIPT_ENGINE_BUSY)
 //     until the match gives up, which regexp2 does after DefaultTimeout
 //     (a process-wide setting this package applies once).
-//   - There is no memory limit; an allocation loop is stopped only by the
-//     deadline. Absurdly nested source can exhaust the Go stack in goja's
-//     parser.
+//   - The watchdog acts between two instructions, so a string that doubles
+//     overshoots the budget by the doubling in progress (and by one more when
+//     the watchdog wakes late on a loaded machine). Natives not listed above
+//     that build their result in one call (a regexp replace, normalize) are
+//     bounded by the sizes of their inputs, not checked. Absurdly nested
+//     source can exhaust the Go stack in goja's parser.
+//   - The built-ins the guards wrap are replaced by natives with the
+//     original's name, length and static properties; a script cannot tell
+//     short of comparing them with a reference taken elsewhere (there is
+//     none: the guards are in place before any script runs).
 //   - Code built with Function() or indirect eval runs outside the scopes:
 //     it sees real globals (output, maestro, ...) but not flow variables.
 //   - multipartForm file parts ({filePath}) are refused: scripts cannot

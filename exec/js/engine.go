@@ -66,14 +66,22 @@ type Options struct {
 	// Now, when set, is the clock behind Date, so tests and replays are
 	// deterministic. Nil means the system clock.
 	Now func() time.Time
+	// MemoryBudget bounds how much one evaluation may grow the heap, in
+	// bytes; zero means DefaultMemoryBudget. An evaluation that outgrows it
+	// fails (see the package documentation).
+	MemoryBudget int64
 }
 
 // Engine evaluates one flow's JavaScript. Create it with New.
 type Engine struct {
 	vm      *goja.Runtime
 	timeout time.Duration
+	budget  int64
 	client  *http.Client
 	log     func(string)
+
+	// hit records the running evaluation outgrowing its budget.
+	hit hitPointer
 
 	// mu guards the Go-side state that JavaScript reads through dynamic
 	// objects: the scopes and the maestro object.
@@ -101,12 +109,16 @@ func New(opts Options) *Engine {
 	e := &Engine{
 		vm:      goja.New(),
 		timeout: opts.Timeout,
+		budget:  opts.MemoryBudget,
 		client:  opts.HTTPClient,
 		log:     opts.Log,
 		scopes:  []map[string]goja.Value{{}},
 	}
 	if e.timeout <= 0 {
 		e.timeout = DefaultTimeout
+	}
+	if e.budget <= 0 {
+		e.budget = DefaultMemoryBudget
 	}
 	if e.client == nil {
 		e.client = defaultHTTPClient()
@@ -126,8 +138,10 @@ func New(opts Options) *Engine {
 	if opts.Now != nil {
 		vm.SetTimeSource(goja.Now(opts.Now))
 	}
+	e.installGuards()
 	e.toString, _ = goja.AssertFunction(vm.Get("String"))
 	e.errorCtor, _ = goja.AssertConstructor(vm.Get("Error"))
+	// The guarded JSON.stringify, so rendering an object checks its size.
 	e.jsonStringify, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
 
 	e.output = vm.NewObject()
@@ -468,12 +482,17 @@ func (e *Engine) busy() bool {
 	}
 }
 
-// run executes fn on its own goroutine under the evaluation deadline. fn
-// runs JavaScript and converts its result to a string there, since even
-// that conversion can run script code. On timeout or cancellation the VM is
-// interrupted; run waits for fn to unwind, so the VM is free again when run
-// returns, unless native code ignores the interrupt for longer than
-// interruptGrace, in which case the engine reports busy until it finishes.
+// run executes fn on its own goroutine under the evaluation deadline and
+// the memory budget. fn runs JavaScript and converts its result to a string
+// there, since even that conversion can run script code.
+//
+// Evaluations of all engines in the process take turns (see turn), so the
+// budget watchdog started here measures this evaluation alone. On timeout
+// or cancellation the VM is interrupted; run waits for fn to unwind, so the
+// VM is free again when run returns, unless native code ignores the
+// interrupt for longer than interruptGrace, in which case the engine
+// reports busy until it finishes. An evaluation that outgrew its budget
+// returns a *memoryStop, whatever else happened.
 func (e *Engine) run(ctx context.Context, fn func() (string, error)) (string, error) {
 	if e.busy() {
 		return "", busyError{}
@@ -481,9 +500,16 @@ func (e *Engine) run(ctx context.Context, fn func() (string, error)) (string, er
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	release, err := takeTurn(ctx)
+	if err != nil {
+		return "", &stopped{cause: err}
+	}
+	defer release()
 	ectx, cancel := context.WithTimeoutCause(ctx, e.timeout, errTimedOut)
 	defer cancel()
 	e.evalCtx = ectx
+	e.hit.Store(nil)
+	stopWatch := e.watch()
 	done := make(chan outcome, 1)
 	go func() {
 		var o outcome
@@ -497,9 +523,17 @@ func (e *Engine) run(ctx context.Context, fn func() (string, error)) (string, er
 	}()
 	select {
 	case o := <-done:
+		stopWatch()
+		// An interrupt the watchdog sent as fn returned must not stop the
+		// next evaluation.
+		e.vm.ClearInterrupt()
+		if h := e.hit.Load(); h != nil {
+			return "", &memoryStop{hit: h, err: o.err}
+		}
 		return o.s, o.err
 	case <-ectx.Done():
 	}
+	stopWatch()
 	cause := context.Cause(ectx)
 	e.vm.Interrupt(cause)
 	timer := time.NewTimer(interruptGrace)
@@ -507,6 +541,9 @@ func (e *Engine) run(ctx context.Context, fn func() (string, error)) (string, er
 	select {
 	case o := <-done:
 		e.vm.ClearInterrupt()
+		if h := e.hit.Load(); h != nil {
+			return "", &memoryStop{hit: h, err: o.err}
+		}
 		if o.err == nil {
 			return o.s, nil // it finished just as the deadline hit
 		}

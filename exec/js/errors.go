@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -20,6 +21,7 @@ const (
 	ReasonThrown        = "SCRIPT_ERROR"          // the code threw
 	ReasonStackOverflow = "SCRIPT_STACK_OVERFLOW" // recursion beyond MaxCallDepth
 	ReasonTimeout       = "SCRIPT_TIMEOUT"        // Options.Timeout elapsed
+	ReasonMemory        = "SCRIPT_MEMORY_BUDGET"  // the evaluation outgrew Options.MemoryBudget
 	ReasonCancelled     = "SCRIPT_CANCELLED"      // the caller's context ended
 	ReasonBusy          = "SCRIPT_ENGINE_BUSY"    // an earlier timed-out script is still in native code
 )
@@ -129,8 +131,18 @@ func (s subject) where(f *failure) string {
 func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 	var f *failure
 	var st *stopped
+	var ms *memoryStop
 	runaway := false
 	switch {
+	case errors.As(err, &ms):
+		f = &failure{cause: errMemoryBudget}
+		if ms.hit.stack != nil {
+			f.at(ms.hit.stack)
+		} else if ms.err != nil {
+			f = e.classifyStopped(ms.err)
+			f.cause = errMemoryBudget
+		}
+		f.reason = ReasonMemory
 	case errors.As(err, &st):
 		f = &failure{cause: st.cause}
 		if st.err != nil {
@@ -159,6 +171,18 @@ func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 			msg += " and is still running native code; the engine refuses scripts until it returns"
 			hint = "a regular expression with catastrophic backtracking cannot be interrupted; simplify it"
 		}
+	case ReasonMemory:
+		budget := budgetText(float64(e.budget))
+		msg = fmt.Sprintf("script %s exceeded its memory budget of %s%s", s.label(), budget, s.where(f))
+		if ms.hit.native != "" {
+			need := budgetText(ms.hit.need)
+			if ms.hit.atLeast {
+				need = "more than " + budget
+			}
+			msg = fmt.Sprintf("script %s exceeded its memory budget of %s: %s would need %s%s",
+				s.label(), budget, ms.hit.native, need, s.where(f))
+		}
+		hint = "one evaluation may grow the heap by at most " + budget + "; look for a loop that keeps growing a string or an array, or work on less data at a time"
 	case ReasonCancelled:
 		msg = fmt.Sprintf("script %s was cancelled: %v%s", s.label(), f.cause, s.where(f))
 	case ReasonBusy:
@@ -204,6 +228,13 @@ func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 	switch f.reason {
 	case ReasonTimeout:
 		ce = ce.With("timeout", e.timeout.String()).Wrap(context.DeadlineExceeded)
+	case ReasonMemory:
+		ce = ce.With("memoryBudget", e.budget).Wrap(errMemoryBudget)
+		if ms.hit.native != "" {
+			ce = ce.With("native", ms.hit.native).With("needed", int64(math.Min(ms.hit.need, math.MaxInt64)))
+		} else {
+			ce = ce.With("grew", ms.hit.grew)
+		}
 	case ReasonCancelled:
 		ce = ce.Wrap(f.cause)
 	default:
