@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 )
@@ -98,17 +99,6 @@ func shortestDecimal(fbits uint64) (uint64, int64) {
 	return t, k
 }
 
-const twoDigits = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
-
 // appendJSONFloatNormal appends a finite, normal, non-zero f by the rules of
 // AppendJSONFloat.
 func appendJSONFloatNormal(b []byte, f float64) []byte {
@@ -122,54 +112,33 @@ func appendJSONFloatNormal(b []byte, f float64) []byte {
 		d /= 10
 		e++
 	}
-	// The digits of d, most significant first, in buf[i:]: eight at a time
-	// in 32-bit arithmetic, which is cheaper than 64-bit division.
-	var buf [24]byte
-	i := len(buf)
-	for d >= 1e8 {
-		i -= 8
-		put8Digits(buf[i:i+8], uint32(d%1e8))
-		d /= 1e8
-	}
-	for lo := uint32(d); ; {
-		if lo < 10 {
-			i--
-			buf[i] = byte('0' + lo)
-			break
-		}
-		if lo < 100 {
-			i -= 2
-			buf[i], buf[i+1] = twoDigits[2*lo], twoDigits[2*lo+1]
-			break
-		}
-		r := lo % 100
-		lo /= 100
-		i -= 2
-		buf[i], buf[i+1] = twoDigits[2*r], twoDigits[2*r+1]
-	}
-	digits := buf[i:]
-	n := int64(len(digits))
+	n := decimalLen(d)
 	// dp is where the decimal point goes: the value is 0.digits * 10^dp.
-	dp := e + n
-	abs := math.Float64frombits(fbits)
-	if abs >= 1e-6 && abs < 1e21 {
-		if dp <= 0 {
+	dp := int(e) + n
+	var buf [25]byte
+	putDigits(&buf, d, n)
+	digits := buf[len(buf)-n:]
+	if abs := math.Float64frombits(fbits); abs >= 1e-6 && abs < 1e21 {
+		switch {
+		case dp > 0 && dp < n:
+			// Digits on both sides of the point, the usual coordinate:
+			// move the integer digits one left and append once.
+			start := len(buf) - n - 1
+			copy(buf[start:start+dp], buf[start+1:])
+			buf[start+dp] = '.'
+			return append(b, buf[start:]...)
+		case dp <= 0:
 			b = append(b, '0', '.')
 			for ; dp < 0; dp++ {
 				b = append(b, '0')
 			}
 			return append(b, digits...)
 		}
-		if dp >= n {
-			b = append(b, digits...)
-			for ; n < dp; n++ {
-				b = append(b, '0')
-			}
-			return b
+		b = append(b, digits...)
+		for ; n < dp; n++ {
+			b = append(b, '0')
 		}
-		b = append(b, digits[:dp]...)
-		b = append(b, '.')
-		return append(b, digits[dp:]...)
+		return b
 	}
 	b = append(b, digits[0])
 	if n > 1 {
@@ -181,27 +150,89 @@ func appendJSONFloatNormal(b []byte, f float64) []byte {
 	if exp < 0 {
 		b = append(b, '-')
 		exp = -exp
+		if exp < 10 {
+			// JSON drops strconv's exponent padding: e-7, not e-07.
+			return append(b, byte('0'+exp))
+		}
 	} else {
 		b = append(b, '+')
 	}
-	// At least two exponent digits above, as strconv writes them; JSON drops
-	// the padding of a negative exponent (e-7, not e-07).
-	switch {
-	case exp < 10 && dp-1 < 0:
-		return append(b, byte('0'+exp))
-	case exp < 100:
+	if exp < 100 {
 		return append(b, twoDigits[2*exp], twoDigits[2*exp+1])
 	}
 	return append(b, byte('0'+exp/100), twoDigits[2*(exp%100)], twoDigits[2*(exp%100)+1])
 }
 
-// put8Digits writes v < 10^8 as exactly eight digits, with leading zeros.
-func put8Digits(dst []byte, v uint32) {
-	_ = dst[7]
-	hi, lo := v/10000, v%10000
-	a, b, c, d := hi/100, hi%100, lo/100, lo%100
-	dst[0], dst[1] = twoDigits[2*a], twoDigits[2*a+1]
-	dst[2], dst[3] = twoDigits[2*b], twoDigits[2*b+1]
-	dst[4], dst[5] = twoDigits[2*c], twoDigits[2*c+1]
-	dst[6], dst[7] = twoDigits[2*d], twoDigits[2*d+1]
+const twoDigits = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+// decimalLen is the number of decimal digits of d > 0.
+func decimalLen(d uint64) int {
+	t := bits.Len64(d) * 1233 >> 12 // about log10(d), possibly one too many
+	if d < pow10Uint64[t] {
+		return t
+	}
+	return t + 1
+}
+
+var pow10Uint64 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// putDigits writes the n decimal digits of d at the end of dst, eight at a
+// time.
+func putDigits(dst *[25]byte, d uint64, n int) {
+	binary.LittleEndian.PutUint64(dst[17:25], eightDigits(uint32(d%1e8)))
+	if n > 8 {
+		d /= 1e8
+		binary.LittleEndian.PutUint64(dst[9:17], eightDigits(uint32(d%1e8)))
+		if n > 16 {
+			// At most 20 digits in a uint64, so this chunk is below 10^4.
+			binary.LittleEndian.PutUint64(dst[1:9], eightDigits(uint32(d/1e8)))
+		}
+	}
+}
+
+// eightDigits is v < 10^8 as eight ASCII digits, the first in the lowest
+// byte, computed in parallel lanes of one 64-bit word: v splits into two
+// four-digit halves (32-bit lanes), each into two pairs (16-bit lanes), each
+// pair into two digits (bytes). Division by 100 and by 10 are multiplications
+// (by 10486/2^20 and 103/2^10), exact for these ranges, and no lane overflows
+// into the next.
+func eightDigits(v uint32) uint64 {
+	x := uint64(v/10000) | uint64(v%10000)<<32
+	hundreds := (x * 10486 >> 20) & 0x0000007f_0000007f
+	pairs := hundreds | (x-hundreds*100)<<16
+	tens := (pairs * 103 >> 10) & 0x000f_000f_000f_000f
+	return tens | (pairs-tens*10)<<8 | 0x3030_3030_3030_3030
+}
+
+// appendUint appends v in decimal, as strconv.AppendUint does.
+func appendUint(b []byte, v uint64) []byte {
+	if v < 100 {
+		if v < 10 {
+			return append(b, byte('0'+v))
+		}
+		return append(b, twoDigits[2*v], twoDigits[2*v+1])
+	}
+	n := decimalLen(v)
+	var buf [25]byte
+	putDigits(&buf, v, n)
+	return append(b, buf[len(buf)-n:]...)
+}
+
+// appendInt appends v in decimal, as strconv.AppendInt does.
+func appendInt(b []byte, v int64) []byte {
+	if v < 0 {
+		// -v wraps for the most negative int64, and uint64 of it is right.
+		return appendUint(append(b, '-'), uint64(-v))
+	}
+	return appendUint(b, uint64(v))
 }

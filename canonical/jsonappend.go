@@ -35,7 +35,7 @@ func AppendJSONFloat(b []byte, f float64) ([]byte, error) {
 		if f == 0 && math.Signbit(f) {
 			return append(b, '-', '0'), nil
 		}
-		return strconv.AppendInt(b, int64(f), 10), nil
+		return appendInt(b, int64(f)), nil
 	case abs >= 0x1p-1022:
 		return appendJSONFloatNormal(b, f), nil
 	}
@@ -43,6 +43,9 @@ func AppendJSONFloat(b []byte, f float64) ([]byte, error) {
 	// -324) have three digits, so its form is already JSON's.
 	return strconv.AppendFloat(b, f, 'e', -1, 64), nil
 }
+
+// AppendJSONInt appends v as encoding/json writes an int.
+func AppendJSONInt(b []byte, v int) []byte { return appendInt(b, int64(v)) }
 
 // AppendJSONString appends s as a JSON string the way encoding/json's
 // Marshal quotes it: ", \ and the control characters \b \f \n \r \t as
@@ -149,7 +152,7 @@ func AppendJSONValue(b []byte, v any) ([]byte, error) {
 	case float64:
 		return AppendJSONFloat(b, t)
 	case int:
-		return strconv.AppendInt(b, int64(t), 10), nil
+		return AppendJSONInt(b, t), nil
 	case bool:
 		return strconv.AppendBool(b, t), nil
 	case Intent:
@@ -229,13 +232,13 @@ func (e *Error) AppendJSON(b []byte) ([]byte, error) {
 		if e.Pos.Line != 0 {
 			b = append(b, sep...)
 			b = append(b, `"line":`...)
-			b = strconv.AppendInt(b, int64(e.Pos.Line), 10)
+			b = AppendJSONInt(b, e.Pos.Line)
 			sep = ","
 		}
 		if e.Pos.Col != 0 {
 			b = append(b, sep...)
 			b = append(b, `"col":`...)
-			b = strconv.AppendInt(b, int64(e.Pos.Col), 10)
+			b = AppendJSONInt(b, e.Pos.Col)
 		}
 		b = append(b, '}')
 	}

@@ -293,3 +293,42 @@ func TestErrorAppendJSONAgrees(t *testing.T) {
 		checkError(t, errorFrom(buf))
 	}
 }
+
+func checkInt(t *testing.T, v int) {
+	t.Helper()
+	want, _ := json.Marshal(v)
+	if got := canonical.AppendJSONInt([]byte("x"), v); string(got) != "x"+string(want) {
+		t.Fatalf("%d: AppendJSONInt wrote %s, encoding/json %s", v, got[1:], want)
+	}
+}
+
+// TestAppendJSONIntAgrees: every int below a million, each power of ten and
+// its neighbours, the extremes and random values, as encoding/json writes
+// them.
+func TestAppendJSONIntAgrees(t *testing.T) {
+	t.Parallel()
+	for v := -1000; v < 1_000_000; v++ {
+		checkInt(t, v)
+	}
+	for p := 1; p > 0 && p <= math.MaxInt/10; p *= 10 {
+		for _, v := range []int{p - 1, p, p + 1, 10*p - 1} {
+			checkInt(t, v)
+			checkInt(t, -v)
+		}
+	}
+	for _, v := range []int{math.MaxInt, math.MinInt, math.MaxInt - 1, math.MinInt + 1, math.MaxInt32, math.MinInt32} {
+		checkInt(t, v)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 100_000 {
+		checkInt(t, int(rng.Uint64()))
+		checkInt(t, int(rng.Uint64()>>rng.IntN(64)))
+	}
+}
+
+// FuzzAppendJSONInt: any int is written as encoding/json writes it.
+func FuzzAppendJSONInt(f *testing.F) {
+	f.Add(int64(0))
+	f.Add(int64(math.MinInt64))
+	f.Fuzz(func(t *testing.T, v int64) { checkInt(t, int(v)) })
+}

@@ -1,8 +1,6 @@
 package planner
 
 import (
-	"strconv"
-
 	"github.com/flow-runner/flow/canonical"
 )
 
@@ -20,7 +18,7 @@ func (p Plan) AppendJSON(b []byte) ([]byte, error) {
 		b = canonical.AppendJSONString(b, string(p.ExecutionProfile))
 	}
 	b = append(b, `,"durationMs":`...)
-	b = strconv.AppendInt(b, int64(p.DurationMs), 10)
+	b = canonical.AppendJSONInt(b, p.DurationMs)
 	b = append(b, `,"viewport":`...)
 	b, err := p.Viewport.AppendJSON(b)
 	if err != nil {
@@ -47,7 +45,7 @@ func (p Plan) AppendJSON(b []byte) ([]byte, error) {
 // AppendJSON appends one pointer as encoding/json's Marshal writes it.
 func (p Pointer) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"pointerId":`...)
-	b = strconv.AppendInt(b, int64(p.PointerID), 10)
+	b = canonical.AppendJSONInt(b, p.PointerID)
 	b = append(b, `,"samples":`...)
 	if p.Samples == nil {
 		return append(b, "null}"...), nil
@@ -68,7 +66,7 @@ func (p Pointer) AppendJSON(b []byte) ([]byte, error) {
 // AppendJSON appends one sample as encoding/json's Marshal writes it.
 func (s Sample) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"offsetMs":`...)
-	b = strconv.AppendInt(b, int64(s.OffsetMs), 10)
+	b = canonical.AppendJSONInt(b, s.OffsetMs)
 	b = append(b, `,"point":`...)
 	b, err := s.Point.AppendJSON(b)
 	if err != nil {

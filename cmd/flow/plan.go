@@ -331,7 +331,9 @@ func newJSONLBatch(free chan *jsonlBatch) *jsonlBatch {
 		b.done = make(chan struct{})
 		return b
 	default:
-		return &jsonlBatch{done: make(chan struct{})}
+		// Room for a batch of two-contact plans (about 4 KB each), so the
+		// buffer rarely grows.
+		return &jsonlBatch{out: make([]byte, 0, jsonlBatchLines*4096), done: make(chan struct{})}
 	}
 }
 
