@@ -44,7 +44,8 @@ func roundToOdd(g1, g0, cp uint64) uint64 {
 
 // shortestDecimal returns d, e with d*10^e the shortest decimal that reads
 // back as the positive, finite, normal float64 with the given bits, the
-// closest such decimal to it, and on a tie the one with an even d.
+// closest such decimal to it, and on a tie the one with an even d. d may
+// still end in zeros.
 func shortestDecimal(fbits uint64) (uint64, int64) {
 	q := int64(fbits>>52&0x7ff) - 1075
 	c := uint64(float64MinNormalC) | fbits&(1<<52-1)
@@ -77,10 +78,12 @@ func shortestDecimal(fbits uint64) (uint64, int64) {
 		upin := vbl+out <= sp10<<2
 		wpin := tp10<<2+out <= vbr
 		if upin != wpin {
+			// Returned as hi or hi+1 tenths: a multiple of ten, one
+			// exponent up, saves the caller a division.
 			if upin {
-				return sp10, k
+				return hi, k + 1
 			}
-			return tp10, k
+			return hi + 1, k + 1
 		}
 	}
 	t := s + 1
