@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -70,7 +71,12 @@ func tapFlags() []flagSpec {
 
 // commandSpecs is every command flow runs from a .ad script, with the
 // grammar agent-device 0.21.5 gives its line (agent-device.md §3.3, §3.8).
-func commandSpecs() map[string]commandSpec {
+// It is built once: building it for every line was a third of the time
+// spent parsing a long script. Callers must not modify what it returns
+// (a documented exception to "no globals": it is immutable once built).
+var commandSpecs = sync.OnceValue(buildCommandSpecs)
+
+func buildCommandSpecs() map[string]commandSpec {
 	click := commandSpec{usage: "<x y|@ref|selector> [--count n] [--interval-ms n] [--hold-ms n] [--jitter-px n] [--double-tap] [--button primary|secondary|middle]",
 		flags: tapFlags(), minArgs: 1, maxArgs: -1, shape: shapeClick}
 	typing := []flagSpec{intFlag("delay-ms", 0, 0, "--delay-ms")}
@@ -206,6 +212,10 @@ func parseAction(l srcLine, toks []token) (Action, error) {
 			return Action{}, err
 		}
 	} else {
+		if len(args) > 0 {
+			a.Positionals = make([]string, 0, len(args))
+			a.argPos = make([]canonical.Pos, 0, len(args))
+		}
 		for _, t := range args {
 			a.Positionals = append(a.Positionals, t.text)
 			a.argPos = append(a.argPos, l.pos(t.off))
@@ -303,6 +313,9 @@ func checkGestureArity(l srcLine, a *Action) error {
 // A value holding ${VAR} is checked once the variable is resolved.
 func splitFlags(l srcLine, cmd string, spec commandSpec, toks []token, a *Action) ([]token, error) {
 	var args []token
+	if len(toks) > 0 {
+		args = make([]token, 0, len(toks)) // sized once: a line can hold millions of words
+	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if !spec.isFlagWord(t) {

@@ -50,22 +50,55 @@ type srcLine struct {
 	raw     string // the line as written, without its line break
 	trimmed string // jsTrim(raw)
 	lead    int    // byte offset of trimmed within raw
+	cols    *colCursor
+}
+
+// colCursor remembers the last byte offset pos turned into a column.
+// Positions are asked for in the order tokens are written, so counting
+// runes on from the last one keeps a line of a million tokens linear.
+type colCursor struct {
+	ascii      bool // every byte is a rune: the column is the offset
+	off, runes int
 }
 
 func newSrcLine(file string, n int, raw string) srcLine {
 	trimmed := jsTrim(raw)
 	lead := 0
 	if trimmed != "" {
-		lead = strings.Index(raw, trimmed)
+		lead = len(raw) - len(strings.TrimLeftFunc(raw, isJSSpace))
 	}
-	return srcLine{file: file, n: n, raw: raw, trimmed: trimmed, lead: lead}
+	return srcLine{file: file, n: n, raw: raw, trimmed: trimmed, lead: lead, cols: &colCursor{ascii: isASCII(raw)}}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // pos is the position of byte offset off of the trimmed line; columns count
 // runes, as the CLI's caret does.
 func (l srcLine) pos(off int) canonical.Pos {
 	end := min(max(l.lead+off, 0), len(l.raw))
-	return canonical.Pos{File: l.file, Line: l.n, Col: utf8.RuneCountInString(l.raw[:end]) + 1}
+	return canonical.Pos{File: l.file, Line: l.n, Col: l.column(end)}
+}
+
+func (l srcLine) column(end int) int {
+	c := l.cols
+	switch {
+	case c == nil:
+		return utf8.RuneCountInString(l.raw[:end]) + 1
+	case c.ascii:
+		return end + 1
+	case end < c.off:
+		c.off, c.runes = 0, 0
+	}
+	c.runes += utf8.RuneCountInString(l.raw[c.off:end])
+	c.off = end
+	return c.runes + 1
 }
 
 func (l srcLine) errorf(off int, format string, args ...any) *canonical.Error {
