@@ -589,7 +589,7 @@ func decodeAddMedia(c *cmd) (canonical.Command, error) {
 			return nil, c.d.errorf(item, "addMedia cannot add %q: only png, jpeg, jpg, gif and mp4 files", s).
 				WithHint("convert the file to one of those formats")
 		}
-		path, err := c.l.requireFile(c.d, c.f, item, s, "addMedia file")
+		path, err := c.l.requireFile(c.d, c.f, item, s, "addMedia file", MaxMediaSize)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package maestro
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -18,8 +19,10 @@ func resolvePath(fc *fileCtx, p string) string {
 	return path.Join(fc.dir, p)
 }
 
-// requireFile resolves a referenced file and checks it exists and is a file.
-func (l *Loader) requireFile(d *decoder, fc *fileCtx, n *yaml.Node, p, what string) (string, error) {
+// requireFile resolves a referenced file and checks it exists and is a
+// regular file of at most limit bytes, so nothing reads /dev/zero, a FIFO
+// or a huge file by mistake (a symlink to a regular file is fine).
+func (l *Loader) requireFile(d *decoder, fc *fileCtx, n *yaml.Node, p, what string, limit int64) (string, error) {
 	full := resolvePath(fc, p)
 	info, err := l.src.Stat(full)
 	if err != nil {
@@ -28,6 +31,9 @@ func (l *Loader) requireFile(d *decoder, fc *fileCtx, n *yaml.Node, p, what stri
 	}
 	if info.IsDir() {
 		return "", d.errorf(n, "%s %q is a folder, not a file", what, p).WithHint("name a file inside it")
+	}
+	if e := CheckFileInfo(strconv.Quote(p), what, info, limit); e != nil {
+		return "", e.At(d.pos(resolve(n)))
 	}
 	return full, nil
 }
@@ -38,7 +44,7 @@ func (c *cmd) subflow(n *yaml.Node) (string, *canonical.Flow, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	full, err := c.l.requireFile(c.d, c.f, n, name, c.name+" file")
+	full, err := c.l.requireFile(c.d, c.f, n, name, c.name+" file", MaxFileSize)
 	if err != nil {
 		return "", nil, err
 	}
@@ -270,12 +276,15 @@ func decodeRunScript(c *cmd) (canonical.Command, error) {
 	if rs.File, err = c.d.str(fileN, "file"); err != nil {
 		return nil, err
 	}
-	if rs.Path, err = c.l.requireFile(c.d, c.f, fileN, rs.File, "runScript file"); err != nil {
+	if rs.Path, err = c.l.requireFile(c.d, c.f, fileN, rs.File, "runScript file", MaxFileSize); err != nil {
 		return nil, err
 	}
-	src, err := c.l.src.ReadFile(rs.Path)
-	if err != nil {
-		return nil, c.d.errorf(fileN, "cannot read runScript file %q: %s", rs.File, errText(err)).WithHint("check the file's permissions")
+	src, rerr := c.l.readSource(rs.Path, "runScript file", c.d.pos(resolve(fileN)))
+	if rerr != nil {
+		if rerr.Hint == "" {
+			rerr.Hint = "check the file's permissions"
+		}
+		return nil, rerr
 	}
 	if !strings.HasSuffix(strings.ToLower(rs.File), ".js") {
 		c.d.warnf(fileN, "name JavaScript files *.js", "runScript file %q does not end in .js", rs.File)

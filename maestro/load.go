@@ -42,11 +42,18 @@ type Loader struct {
 	// has, and every entry point then returns it.
 	ctx  context.Context
 	stop *canonical.Error
+	// specs is commandSpecs(), built once: building it per command was
+	// most of the time spent loading a long flow.
+	specs map[string]commandSpec
+	// recognized holds the text of every file read as a flow whose header
+	// names an app: the only files an error may quote (Recognized).
+	recognized map[string][]byte
 }
 
 // NewLoader returns a loader reading from src.
 func NewLoader(src Source) *Loader {
-	return &Loader{src: src, flows: map[string]*canonical.Flow{}, failed: map[string]bool{}, ctx: context.Background()}
+	return &Loader{src: src, flows: map[string]*canonical.Flow{}, failed: map[string]bool{}, ctx: context.Background(),
+		specs: commandSpecs(), recognized: map[string][]byte{}}
 }
 
 // WithContext makes loading stop once ctx is done: between files, between
@@ -88,6 +95,15 @@ func (l *Loader) Problems() []*canonical.Error { return l.problems }
 // Warnings are what Maestro accepts but a reader should know (ignored keys,
 // clamped durations, near-miss header keys).
 func (l *Loader) Warnings() []*canonical.Error { return l.warnings }
+
+// Recognized returns the text of file when the loader read it as a flow
+// and found a flow header in it (a mapping with appId or url), so an error
+// may show its lines. A file a path merely named (runFlow: notes.txt, a
+// symlink to a secret) is not recognized, and its lines are never shown.
+func (l *Loader) Recognized(file string) ([]byte, bool) {
+	data, ok := l.recognized[file]
+	return data, ok
+}
 
 // LoadError carries every problem of a load; errors.As finds the first
 // *canonical.Error in it.
@@ -145,6 +161,10 @@ func (l *Loader) LoadBytes(file string, data []byte) (*canonical.Flow, error) {
 	}
 	before := len(l.problems)
 	file = path.Clean(file)
+	if len(data) > MaxFileSize {
+		l.problem(tooLarge(file, "flow", int64(len(data)), MaxFileSize).At(canonical.Pos{File: file}))
+		return nil, &LoadError{Problems: append([]*canonical.Error{}, l.problems[before:]...)}
+	}
 	l.loading = append(l.loading, file)
 	f := l.parse(file, data)
 	l.loading = l.loading[:len(l.loading)-1]
@@ -181,15 +201,16 @@ func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.F
 			return nil
 		}
 	}
-	data, err := l.src.ReadFile(file)
+	if from == nil {
+		at = canonical.Pos{File: file}
+	}
+	data, err := l.readSource(file, "flow file", at)
 	if err != nil {
-		e := canonical.Errorf(canonical.CodeInvalidArgs, "cannot read flow file %s: %s", file, errText(err)).
-			At(canonical.Pos{File: file}).WithHint("check the path; flow paths are relative to the current directory")
-		if from != nil {
-			e.Pos = at
+		if err.Hint == "" {
+			err.Hint = "check the path; flow paths are relative to the current directory"
 		}
 		l.failed[file] = true
-		l.problem(e)
+		l.problem(err)
 		return nil
 	}
 	l.loading = append(l.loading, file)
@@ -207,6 +228,33 @@ func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.F
 	return f
 }
 
+// readSource reads a file the loader parses, refusing before reading it
+// anything but a regular file of at most MaxFileSize bytes (a folder,
+// /dev/zero, a FIFO, a log file named by mistake). The error is at at, the
+// position that names the file.
+func (l *Loader) readSource(file, what string, at canonical.Pos) ([]byte, *canonical.Error) {
+	info, err := l.src.Stat(file)
+	if err == nil {
+		if e := CheckFileInfo(file, what, info, MaxFileSize); e != nil {
+			return nil, e.At(at)
+		}
+	}
+	data, err := l.src.ReadFile(file)
+	if err == nil && len(data) > MaxFileSize {
+		// A Source without the limit, or a file that grew after Stat.
+		return nil, tooLarge(file, what, int64(len(data)), MaxFileSize).At(at)
+	}
+	if err != nil {
+		var pe *fs.PathError
+		if ce, ok := canonical.AsError(err); ok && !errors.As(err, &pe) {
+			e := *ce // the Source's own refusal (a file that grew, a FIFO swapped in)
+			return nil, e.At(at)
+		}
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read %s %s: %s", what, file, errText(err)).At(at)
+	}
+	return data, nil
+}
+
 func errText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -221,6 +269,9 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 	d := &decoder{file: file, ctx: l.ctx}
 	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
 	docs, err := documents(data)
+	if (err == nil && len(docs) > 0 && namesApp(docs[0])) || (err != nil && headerNamesApp(data)) {
+		l.recognized[file] = data
+	}
 	if err != nil {
 		if line, ok := missingSeparator(data); ok {
 			l.problem(canonical.NewError(canonical.CodeInvalidArgs, "the commands start without a --- line after the header").
@@ -260,6 +311,10 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 	case len(docs) > 2:
 		l.problem(d.errorf(docs[2], "flow file has %d documents; a flow has exactly a header and a command list", len(docs)).
 			WithHint("remove the extra --- separators: only one goes between the header and the commands"))
+		return nil
+	}
+	if errs := checkShape(d, docs[0], docs[1]); len(errs) > 0 {
+		l.problems = append(l.problems, errs...)
 		return nil
 	}
 	f := &canonical.Flow{File: file, Name: stem(file), Pos: d.pos(docs[0])}
@@ -533,7 +588,7 @@ func (l *Loader) command(d *decoder, fc *fileCtx, item *yaml.Node) (out canonica
 		}()
 	}
 	item = resolve(item)
-	specs := commandSpecs()
+	specs := l.specs
 	switch item.Kind {
 	case yaml.ScalarNode:
 		if isNull(item) {
@@ -683,4 +738,41 @@ func locateYAMLError(data []byte, msg string) (line, col int, hint string) {
 		i += size
 	}
 	return 1, 0, ""
+}
+
+// namesApp reports whether n is a flow header: a mapping with an appId or
+// url key.
+func namesApp(n *yaml.Node) bool {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Kind == yaml.ScalarNode && (k.Value == "appId" || k.Value == "url") {
+			return true
+		}
+	}
+	return false
+}
+
+// headerNamesApp is namesApp for a file that is not valid YAML: whether the
+// text before its first --- line is a flow header.
+func headerNamesApp(data []byte) bool {
+	head := data
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
+		}
+		if line := bytes.TrimRight(data[off:off+end], "\r"); bytes.Equal(bytes.TrimRight(line, " \t"), []byte("---")) {
+			head = data[:off]
+			break
+		}
+		off += end + 1
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(head, &n); err != nil || len(n.Content) == 0 {
+		return false
+	}
+	return namesApp(n.Content[0])
 }

@@ -44,6 +44,10 @@ type schemaValidator struct {
 	// are read from it, so the wording lives next to the rule it explains.
 	doc      map[string]any
 	compiled map[string]*jsonschema.Schema // by "#/..." pointer
+	// plain says which compiled schemas accepts can judge (all of them,
+	// unless schema.json grows a keyword accepts does not know).
+	plain map[string]bool
+	bare  []string
 }
 
 func newSchemaValidator() (*schemaValidator, error) {
@@ -55,7 +59,7 @@ func newSchemaValidator() (*schemaValidator, error) {
 	if err := c.AddResource(schemaURL, bytes.NewReader(schemaJSON)); err != nil {
 		return nil, fmt.Errorf("flow schema: %w", err)
 	}
-	v := &schemaValidator{doc: doc, compiled: map[string]*jsonschema.Schema{}}
+	v := &schemaValidator{doc: doc, compiled: map[string]*jsonschema.Schema{}, plain: map[string]bool{}}
 	// Every schema a check can start from is compiled now (the compiler
 	// shares the work between them), so a broken schema fails here rather
 	// than on the first flow with an error.
@@ -71,7 +75,9 @@ func newSchemaValidator() (*schemaValidator, error) {
 			return nil, fmt.Errorf("flow schema %s: %w", ptr, err)
 		}
 		v.compiled[ptr] = s
+		v.plain[ptr] = allPlain(s, map[*jsonschema.Schema]bool{})
 	}
+	v.bare = v.bareCommands()
 	return v, nil
 }
 
@@ -94,36 +100,189 @@ func sortedKeys(m map[string]any) []string {
 // validate checks one document of a flow file: the header (isHeader) or
 // the command list. Every failure becomes an INVALID_ARGS error at the
 // node it is about, sorted by position.
+//
+// Each command item is checked on its own, with the command lists it
+// holds cut out and checked item by item in turn: the validator then never
+// sees more than one command's own nesting, so checking stays linear in
+// the file however deep its blocks nest. accepts decides; the library runs
+// only on what accepts refuses, to word the errors.
 func (v *schemaValidator) validate(d *decoder, doc *yaml.Node, isHeader bool) []*canonical.Error {
-	in := &instance{d: d, header: isHeader, budget: maxSchemaNodes,
-		values: map[string]any{}, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
-	value, err := in.convert(doc, "", map[*yaml.Node]bool{})
-	if err != nil {
-		return one(canonical.Coded(err))
-	}
+	in := newInstance(d, isHeader, doc)
 	if isHeader {
-		return finish(v.check(in, "#/definitions/header", "", value))
+		return finish(v.whole(in, doc, "#/definitions/header", headerCuts()))
 	}
-	list, ok := value.([]any)
-	if !ok || len(list) == 0 {
-		return finish(v.check(in, "#/definitions/commandList", "", value))
+	list := resolve(doc)
+	if list == nil || list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
+		return finish(v.whole(in, doc, "#/definitions/commandList", nil))
 	}
-	// Each item is checked against its own command's schema only: cheaper
-	// than the oneOf over every command, and its errors are the precise ones.
 	var errs []*canonical.Error
-	for i := range list {
+	for i, item := range list.Content {
 		if d.stopped() {
 			break
 		}
-		errs = append(errs, v.item(in, "/"+strconv.Itoa(i))...)
+		errs = append(errs, v.itemAt(in, item, &lazyPtr{token: strconv.Itoa(i)})...)
+		if in.failed != nil {
+			return one(in.failed)
+		}
+	}
+	if in.unexplained > 0 {
+		errs = append(errs, in.errorAt(in.firstUnexplained, "%s more commands do not match the schema (the first %d are reported)",
+			thousands(in.unexplained), maxExplained).WithHint("fix the problems reported above and check again"))
 	}
 	return finish(errs)
 }
 
-// maxSchemaNodes bounds the converted document: aliases can make a small
-// file expand exponentially ("billion laughs"); real flows have a few
-// thousand values at most.
-const maxSchemaNodes = 100_000
+// maxExplained bounds how many commands of one document get the library's
+// worded errors. Each costs far more than accepts; past this many a flow
+// has a systematic problem that the first reports show.
+const maxExplained = 100
+
+// whole checks a document against def in one piece (the header, or a
+// command list document that is not a list of commands), with the command
+// lists cut names cut out and checked item by item.
+func (v *schemaValidator) whole(in *instance, doc *yaml.Node, def string, cut *cutRule) []*canonical.Error {
+	in.cuts = in.cuts[:0]
+	value, err := in.convert(doc, "", cut)
+	if err != nil {
+		return one(canonical.Coded(err))
+	}
+	cuts := append([]cutList(nil), in.cuts...)
+	var errs []*canonical.Error
+	if s, ok := v.fastRoot(def); !ok || !accepts(s, value) {
+		in.book, in.cuts = true, in.cuts[:0]
+		value, err = in.convert(doc, "", cut)
+		in.book = false
+		if err != nil {
+			return one(canonical.Coded(err))
+		}
+		errs = v.check(in, def, "", value)
+	}
+	for _, c := range cuts {
+		errs = append(errs, v.cutItems(in, c, &lazyPtr{token: pointerToken(c.key)})...)
+	}
+	if in.failed != nil {
+		return one(in.failed)
+	}
+	return errs
+}
+
+// itemAt checks the command item n, found at p, and the command lists it
+// holds.
+func (v *schemaValidator) itemAt(in *instance, n *yaml.Node, p *lazyPtr) []*canonical.Error {
+	in.cuts = in.cuts[:0]
+	value, err := in.convert(n, "", itemCuts())
+	if err != nil {
+		in.failed = canonical.Coded(err)
+		return nil
+	}
+	cuts := append([]cutList(nil), in.cuts...)
+	var errs []*canonical.Error
+	name, ok := v.fastItem(value)
+	if !ok {
+		if in.explained >= maxExplained {
+			if in.unexplained == 0 {
+				in.firstUnexplained = n
+			}
+			in.unexplained++
+			return nil
+		}
+		in.explained++
+		loc := p.String()
+		in.book, in.cuts = true, in.cuts[:0]
+		if _, err := in.convert(n, loc, itemCuts()); err != nil {
+			in.book = false
+			in.failed = canonical.Coded(err)
+			return nil
+		}
+		in.book = false
+		errs, name = v.item(in, loc)
+	}
+	for _, c := range cuts {
+		if c.owner != name {
+			continue // Maestro runs only the chosen command of an item
+		}
+		errs = append(errs, v.cutItems(in, c, p.child(pointerToken(c.owner)).child(c.key))...)
+		if in.failed != nil {
+			return nil
+		}
+	}
+	return errs
+}
+
+// cutItems checks the items of a cut-out command list.
+func (v *schemaValidator) cutItems(in *instance, c cutList, p *lazyPtr) []*canonical.Error {
+	if in.active[c.node] {
+		in.failed = in.errorAt(c.at, "alias refers to a value that contains it").
+			WithHint("an anchor (&name) cannot be used inside itself")
+		return nil
+	}
+	in.active[c.node] = true
+	defer delete(in.active, c.node)
+	var errs []*canonical.Error
+	for j, item := range c.node.Content {
+		if in.d.stopped() {
+			break
+		}
+		errs = append(errs, v.itemAt(in, item, p.child(strconv.Itoa(j)))...)
+		if in.failed != nil {
+			return nil
+		}
+	}
+	return errs
+}
+
+// fastItem decides a command item as item does, with accepts: it returns
+// the command that runs and whether the item is valid. An item it cannot
+// decide cheaply (no command, or two commands of equal precedence) is
+// left to item.
+func (v *schemaValidator) fastItem(value any) (string, bool) {
+	switch x := value.(type) {
+	case string:
+		return x, contains(v.bare, x)
+	case map[string]any:
+		name, tie := "", false
+		for n := range x {
+			switch {
+			case name == "" || precedence(n) < precedence(name):
+				name, tie = n, false
+			case precedence(n) == precedence(name):
+				tie = true
+			}
+		}
+		if name == "" || tie || x[name] == nil {
+			return "", false
+		}
+		def, ok := v.commandDef(name)
+		if !ok {
+			return "", false
+		}
+		s, ok := v.fastRoot(def)
+		return name, ok && accepts(s, x[name])
+	}
+	return "", false
+}
+
+// fastRoot is the compiled schema of def when accepts can judge it.
+func (v *schemaValidator) fastRoot(def string) (*jsonschema.Schema, bool) {
+	s, ok := v.compiled[def]
+	return s, ok && v.plain[def]
+}
+
+// lazyPtr is a JSON pointer built only when an error needs it: building
+// every command's pointer up front made deep nesting quadratic.
+type lazyPtr struct {
+	parent *lazyPtr
+	token  string
+}
+
+func (p *lazyPtr) child(token string) *lazyPtr { return &lazyPtr{parent: p, token: token} }
+
+func (p *lazyPtr) String() string {
+	if p == nil {
+		return ""
+	}
+	return p.parent.String() + "/" + p.token
+}
 
 // check validates value (found at base in the document) against the
 // schema definition def.
@@ -150,7 +309,7 @@ func (v *schemaValidator) check(in *instance, def, base string, value any) []*ca
 func (v *schemaValidator) explain(in *instance, def, base string, e *jsonschema.ValidationError) []*canonical.Error {
 	if e.AbsoluteKeywordLocation == schemaURL+"#/definitions/commandItem/oneOf" {
 		loc := base + e.InstanceLocation
-		if errs := v.item(in, loc); len(errs) > 0 {
+		if errs, _ := v.item(in, loc); len(errs) > 0 {
 			return errs
 		}
 		return one(in.errorAt(in.nodes[loc], "a command must be a name or a name: value mapping, got %s", describeValue(in.values[loc])).
@@ -228,23 +387,24 @@ func maxDepth(e *jsonschema.ValidationError) int {
 
 // item checks one command list item: a bare command, or a mapping with one
 // command whose value is checked against that command's schema only, which
-// gives the precise errors that the oneOf over every command cannot.
-func (v *schemaValidator) item(in *instance, loc string) []*canonical.Error {
+// gives the precise errors that the oneOf over every command cannot. It
+// also returns the command that runs.
+func (v *schemaValidator) item(in *instance, loc string) ([]*canonical.Error, string) {
 	node := in.nodes[loc]
 	switch x := in.values[loc].(type) {
 	case string:
-		if contains(v.bareCommands(), x) {
-			return nil
+		if contains(v.bare, x) {
+			return nil, x
 		}
 		if _, ok := v.commandDef(x); ok {
 			return one(in.errorAt(node, "%s needs a value", x).
-				WithHint(fmt.Sprintf("write %s: ... (for example %s)", x, exampleOf(x))))
+				WithHint(fmt.Sprintf("write %s: ... (for example %s)", x, exampleOf(x)))), x
 		}
-		return one(v.unknownCommand(in, node, x))
+		return one(v.unknownCommand(in, node, x)), x
 	case map[string]any:
 		names := in.keyOrder(loc)
 		if len(names) == 0 {
-			return one(in.errorAt(node, "empty command").WithHint("write a command after the dash, for example - back"))
+			return one(in.errorAt(node, "empty command").WithHint("write a command after the dash, for example - back")), ""
 		}
 		// Maestro accepts several command keys in one item and runs the
 		// first by its precedence; the loader warns. Check the one that runs.
@@ -257,19 +417,19 @@ func (v *schemaValidator) item(in *instance, loc string) []*canonical.Error {
 		at := loc + "/" + pointerToken(name)
 		def, ok := v.commandDef(name)
 		if !ok {
-			return one(v.unknownCommand(in, in.keys[at], name))
+			return one(v.unknownCommand(in, in.keys[at], name)), name
 		}
 		if x[name] == nil {
 			hint := fmt.Sprintf("give %s a value, for example %s", name, exampleOf(name))
-			if contains(v.bareCommands(), name) {
+			if contains(v.bare, name) {
 				hint = fmt.Sprintf("write - %s without the colon, or give it a value", name)
 			}
-			return one(in.errorAt(in.keys[at], "%s has no value", name).WithHint(hint))
+			return one(in.errorAt(in.keys[at], "%s has no value", name).WithHint(hint)), name
 		}
-		return v.check(in, def, at, x[name])
+		return v.check(in, def, at, x[name]), name
 	}
 	return one(in.errorAt(node, "a command must be a name or a name: value mapping, got %s", describeValue(in.values[loc])).
-		WithHint("write - tapOn: \"Log in\""))
+		WithHint("write - tapOn: \"Log in\"")), ""
 }
 
 func (v *schemaValidator) unknownCommand(in *instance, node *yaml.Node, name string) *canonical.Error {
@@ -576,33 +736,90 @@ func finish(errs []*canonical.Error) []*canonical.Error {
 	return out
 }
 
-// instance is one YAML document converted to JSON data for the validator,
-// with the YAML node behind every JSON pointer so errors point at the file.
+// instance is one YAML document converted to JSON data for the validator.
+// While book is set, convert also records the YAML node behind every JSON
+// pointer so errors point at the file; it is set only to word the errors
+// of a value accepts refused.
 type instance struct {
 	d      *decoder
 	header bool
-	budget int
-	values map[string]any        // pointer -> converted value
-	nodes  map[string]*yaml.Node // pointer -> value node (the alias itself for *a)
-	keys   map[string]*yaml.Node // pointer -> key node of a mapping entry
+	// budget is how many values convert may still make: the document's
+	// own nodes plus what aliases may add (limit). Without it nine lines
+	// of nested aliases expand to a billion values.
+	budget, limit int
+	book          bool
+	values        map[string]any        // pointer -> converted value
+	nodes         map[string]*yaml.Node // pointer -> value node (the alias itself for *a)
+	keys          map[string]*yaml.Node // pointer -> key node of a mapping entry
+
+	cuts   []cutList
+	active map[*yaml.Node]bool // nodes being converted, and cut lists being checked
+
+	explained, unexplained int
+	firstUnexplained       *yaml.Node
+	// failed stops the check: the document cannot be converted.
+	failed *canonical.Error
 }
+
+func newInstance(d *decoder, header bool, doc *yaml.Node) *instance {
+	written := countNodes(doc)
+	return &instance{d: d, header: header, budget: written + aliasValueLimit(written), limit: aliasValueLimit(written),
+		values: map[string]any{}, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{},
+		active: map[*yaml.Node]bool{}}
+}
+
+// cutRule says which entries of a mapping hold command lists to cut out
+// (lists), and which rule applies inside each entry's value (inner).
+type cutRule struct {
+	owner string // the command whose value this is
+	lists []string
+	inner func(key string) *cutRule
+}
+
+// cutList is a command list convert cut out: a one-command stub stands in
+// for it in the converted value.
+type cutList struct {
+	owner, key string
+	node       *yaml.Node // the list
+	at         *yaml.Node // where it is written (the alias for *name)
+}
+
+func headerCuts() *cutRule { return &cutRule{lists: hookKeys()} }
+
+func itemCuts() *cutRule {
+	return &cutRule{inner: func(name string) *cutRule {
+		if key, ok := blockLists()[name]; ok {
+			return &cutRule{owner: name, lists: []string{key}}
+		}
+		return nil
+	}}
+}
+
+// cutStub stands in for a cut-out command list: a valid list, so the
+// list's own checks (its type, not being empty) still run on the real one.
+func cutStub() []any { return []any{"back"} }
 
 // convert turns a node into map[string]any, []any, string, int64, float64,
 // bool or nil, by the scalar's resolved tag: keys stay text (true: is the
 // key "true"), inputText: 4 is the number 4, and merge keys (<<) are
-// expanded as the loader expands them.
-func (in *instance) convert(n *yaml.Node, ptr string, active map[*yaml.Node]bool) (any, error) {
-	in.budget--
-	if in.budget < 0 {
-		return nil, in.errorAt(n, "the document is too large to check (anchors expand to more than %d values)", maxSchemaNodes).
-			WithHint("use fewer nested aliases (*name)")
+// expanded as the loader expands them. ptr is where n is (used only while
+// booking); cut says which command lists to cut out of a mapping.
+func (in *instance) convert(n *yaml.Node, ptr string, cut *cutRule) (any, error) {
+	if !in.book {
+		in.budget--
+		if in.budget < 0 {
+			e := aliasValuesError(in.d, n, in.limit)
+			e.Message = "schema: " + e.Message
+			return nil, e
+		}
+	} else {
+		in.nodes[ptr] = n
 	}
-	in.nodes[ptr] = n
 	r := resolve(n)
 	if r == nil {
 		return nil, nil
 	}
-	if active[r] {
+	if in.active[r] {
 		return nil, in.errorAt(n, "alias refers to a value that contains it").
 			WithHint("an anchor (&name) cannot be used inside itself")
 	}
@@ -611,34 +828,40 @@ func (in *instance) convert(n *yaml.Node, ptr string, active map[*yaml.Node]bool
 	case yaml.ScalarNode:
 		out = scalarValue(r)
 	case yaml.SequenceNode:
-		active[r] = true
+		in.active[r] = true
 		list := make([]any, 0, len(r.Content))
 		for i, c := range r.Content {
-			cv, err := in.convert(c, ptr+"/"+strconv.Itoa(i), active)
+			var cp string
+			if in.book {
+				cp = ptr + "/" + strconv.Itoa(i)
+			}
+			cv, err := in.convert(c, cp, nil)
 			if err != nil {
 				return nil, err
 			}
 			list = append(list, cv)
 		}
-		delete(active, r)
+		delete(in.active, r)
 		out = list
 	case yaml.MappingNode:
 		m := map[string]any{}
-		if err := in.mapping(r, ptr, m, active); err != nil {
+		if err := in.mapping(r, ptr, m, cut); err != nil {
 			return nil, err
 		}
 		out = m
 	}
-	in.values[ptr] = out
+	if in.book {
+		in.values[ptr] = out
+	}
 	return out, nil
 }
 
 // mapping adds n's entries to out. Keys already in out win: explicit keys
 // over merged ones, and the first of duplicate keys (which the loader
 // reports itself).
-func (in *instance) mapping(n *yaml.Node, ptr string, out map[string]any, active map[*yaml.Node]bool) error {
-	active[n] = true
-	defer delete(active, n)
+func (in *instance) mapping(n *yaml.Node, ptr string, out map[string]any, cut *cutRule) error {
+	in.active[n] = true
+	defer delete(in.active, n)
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
@@ -653,9 +876,27 @@ func (in *instance) mapping(n *yaml.Node, ptr string, out map[string]any, active
 		if _, dup := out[key]; dup {
 			continue
 		}
-		p := ptr + "/" + pointerToken(key)
-		in.keys[p] = k
-		cv, err := in.convert(val, p, active)
+		var p string
+		if in.book {
+			p = ptr + "/" + pointerToken(key)
+			in.keys[p] = k
+		}
+		if cut != nil && contains(cut.lists, key) {
+			if list := resolve(val); list != nil && list.Kind == yaml.SequenceNode && len(list.Content) > 0 {
+				in.cuts = append(in.cuts, cutList{owner: cut.owner, key: key, node: list, at: val})
+				if in.book {
+					in.nodes[p] = val
+					in.values[p] = cutStub()
+				}
+				out[key] = cutStub()
+				continue
+			}
+		}
+		var inner *cutRule
+		if cut != nil && cut.inner != nil {
+			inner = cut.inner(key)
+		}
+		cv, err := in.convert(val, p, inner)
 		if err != nil {
 			return err
 		}
@@ -672,10 +913,10 @@ func (in *instance) mapping(n *yaml.Node, ptr string, out map[string]any, active
 		}
 		for _, s := range sources {
 			s = resolve(s)
-			if s == nil || s.Kind != yaml.MappingNode || active[s] {
+			if s == nil || s.Kind != yaml.MappingNode || in.active[s] {
 				continue
 			}
-			if err := in.mapping(s, ptr, out, active); err != nil {
+			if err := in.mapping(s, ptr, out, cut); err != nil {
 				return err
 			}
 		}

@@ -14,7 +14,6 @@ import (
 	"testing/fstest"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
-	"gopkg.in/yaml.v3"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -838,9 +837,9 @@ func TestSchemaConvert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &instance{d: &decoder{file: "t.yaml"}, budget: maxSchemaNodes,
-		values: map[string]any{}, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
-	value, err := in.convert(docs[0], "", map[*yaml.Node]bool{})
+	in := newInstance(&decoder{file: "t.yaml"}, false, docs[0])
+	in.book = true
+	value, err := in.convert(docs[0], "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

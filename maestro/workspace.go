@@ -39,10 +39,12 @@ func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 	if l.interrupted() {
 		return cfg, l.stop
 	}
-	data, err := l.src.ReadFile(file)
-	if err != nil {
-		return cfg, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read workspace config %s: %s", file, errText(err)).
-			At(canonical.Pos{File: file}).WithHint("check the --config path")
+	data, rerr := l.readSource(file, "workspace config", canonical.Pos{File: file})
+	if rerr != nil {
+		if rerr.Hint == "" {
+			rerr.Hint = "check the --config path"
+		}
+		return cfg, rerr
 	}
 	d := &decoder{file: file, ctx: l.ctx}
 	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
@@ -206,8 +208,16 @@ type Workspace struct {
 func (l *Loader) Discover(inputs []string, opts PlanOptions) (*Workspace, error) {
 	ws := &Workspace{Config: defaultConfig()}
 	for _, in := range inputs {
-		if _, err := l.src.Stat(in); err != nil {
+		info, err := l.src.Stat(in)
+		if err != nil {
 			return nil, planError("flow path %s does not exist", in).WithHint("give flow files or folders that exist")
+		}
+		if !info.IsDir() {
+			// A FIFO or a device is neither a folder to walk nor a file
+			// to read; a file over the limit is refused before reading.
+			if e := CheckFileInfo(path.Clean(in), "flow path", info, MaxFileSize); e != nil {
+				return nil, e.At(canonical.Pos{File: path.Clean(in)})
+			}
 		}
 		ws.Inputs = append(ws.Inputs, path.Clean(in))
 	}
