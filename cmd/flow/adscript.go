@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"bytes"
 	"path/filepath"
 	"strings"
 
@@ -20,28 +20,42 @@ func isAdScript(p string) bool { return strings.EqualFold(filepath.Ext(p), ".ad"
 // from the script's env, AD_VAR_* shell variables and -e (agent-device's
 // precedence), each token staying one argument.
 func loadAdScript(file string, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, error) {
-	src, err := os.ReadFile(file)
-	if err != nil {
-		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read %s: %v", file, err).
-			At(canonical.Pos{File: file}).WithHint("check the path")
-	}
-	flow, _, err := loadAdSource(file, src, cliVars, environ, platform)
-	if err == nil && len(flow.Commands) == 0 {
-		return nil, canonical.NewError(canonical.CodeInvalidArgs, "the script has no action to run").
-			At(canonical.Pos{File: flow.File, Line: 1}).WithHint("add a line such as: open com.example.shop")
-	}
+	flow, _, err := loadAdFile(file, cliVars, environ, platform)
 	return flow, err
 }
 
+// loadAdFile is loadAdScript that also returns the script's text when it
+// parsed as an .ad script: the only .ad text an error may quote.
+func loadAdFile(file string, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, []byte, error) {
+	src, err := osSource{}.ReadFile(filepath.ToSlash(file))
+	if err != nil {
+		ce := canonical.Coded(err).At(canonical.Pos{File: filepath.ToSlash(file)})
+		if ce.Hint == "" {
+			ce.Hint = "check the path; .ad scripts are read as text files"
+		}
+		return nil, nil, ce
+	}
+	flow, script, err := loadAdSource(file, src, cliVars, environ, platform)
+	if script == nil && !adPrefixParses(file, src, err) {
+		src = nil
+	}
+	if err == nil && len(flow.Commands) == 0 {
+		return nil, src, canonical.NewError(canonical.CodeInvalidArgs, "the script has no action to run").
+			At(canonical.Pos{File: flow.File, Line: 1}).WithHint("add a line such as: open com.example.shop")
+	}
+	return flow, src, err
+}
+
 // loadAdSource is loadAdScript for a script in memory; it also returns the
-// parsed script (the CLI records its action lines).
+// parsed script (the CLI records its action lines), also when a later step
+// fails: a script that parsed is one whose lines an error may quote.
 func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, *compat.Script, error) {
 	script, err := compat.ParseScript(filepath.ToSlash(file), src, compat.ParseOptions{NFC: norm.NFC.String})
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := compat.CheckSupported(script); err != nil {
-		return nil, nil, err
+		return nil, script, err
 	}
 	cli := map[string]string{}
 	for _, v := range cliVars {
@@ -52,7 +66,7 @@ func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string,
 		File:     script.ScriptVars(), Shell: compat.ShellVars(environ), CLI: cli,
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, script, err
 	}
 	flow := &canonical.Flow{File: filepath.ToSlash(file), Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)),
 		Pos: canonical.Pos{File: filepath.ToSlash(file), Line: 1}}
@@ -60,11 +74,11 @@ func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string,
 	for _, a := range script.Actions {
 		resolved, err := compat.Resolve(a, scope)
 		if err != nil {
-			return nil, nil, err
+			return nil, script, err
 		}
 		steps, err := conv.Steps(resolved)
 		if err != nil {
-			return nil, nil, err
+			return nil, script, err
 		}
 		for _, s := range steps {
 			for _, d := range s.Dropped {
@@ -74,7 +88,7 @@ func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string,
 			}
 			c, err := compat.StepCommand(s, a)
 			if err != nil {
-				return nil, nil, err
+				return nil, script, err
 			}
 			if c != nil {
 				flow.Commands = append(flow.Commands, c)
@@ -82,4 +96,26 @@ func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string,
 		}
 	}
 	return flow, script, nil
+}
+
+// adPrefixParses reports whether the lines before the one err is about
+// parse as an .ad script with at least one line in it: then the file is an
+// .ad script with a mistake, and the error may quote it. A file whose
+// first line already is not .ad (a path that names some other file) is
+// never quoted.
+func adPrefixParses(file string, src []byte, err error) bool {
+	ce, ok := canonical.AsError(err)
+	if !ok || ce.Pos.Line <= 1 {
+		return false
+	}
+	end := 0
+	for range ce.Pos.Line - 1 {
+		i := bytes.IndexByte(src[end:], '\n')
+		if i < 0 {
+			return false
+		}
+		end += i + 1
+	}
+	s, perr := compat.ParseScript(filepath.ToSlash(file), src[:end], compat.ParseOptions{NFC: norm.NFC.String})
+	return perr == nil && (len(s.Actions) > 0 || len(s.Env) > 0 || len(s.Context.Fields) > 0)
 }

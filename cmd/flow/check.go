@@ -48,7 +48,7 @@ func checkCommand(env Env) *cli.Command {
 				data, _ := json.MarshalIndent(res.jsonView(), "", "  ")
 				fmt.Fprintln(env.Stdout, string(data))
 			} else {
-				res.render(env.Stdout, osSource{})
+				res.render(env.Stdout)
 			}
 			if len(res.problems) > 0 {
 				return reported{err: res.problems[0]}
@@ -102,6 +102,8 @@ type checkResult struct {
 	warnings []*canonical.Error
 	// stopped is the INTERRUPTED error when ctx ended the check early.
 	stopped error
+	// sources are the files whose lines the rendered problems may quote.
+	sources knownSources
 }
 
 // runCheck selects the flows of paths as flow test does (one workspace
@@ -116,6 +118,7 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 	}()
 	var adWarnings []*canonical.Error
 	l := maestro.NewLoader(src).WithContext(ctx)
+	res.sources.loader = l
 	opts := workspaceOptions(src, maestro.PlanOptions{KeepGoing: true})
 	ws, err := l.Discover(paths, opts)
 	if err == nil {
@@ -145,7 +148,8 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 			if ctx.Err() != nil {
 				return res
 			}
-			flow, err := loadAdScript(f, nil, nil, "")
+			flow, text, err := loadAdFile(f, nil, nil, "")
+			res.sources.addScript(f, text)
 			if err != nil {
 				res.problems = append(res.problems, canonical.Coded(err))
 				continue
@@ -276,12 +280,12 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
-func (r checkResult) render(w io.Writer, src maestro.Source) {
+func (r checkResult) render(w io.Writer) {
 	for _, p := range r.problems {
-		renderWithSnippet(w, src, p, "")
+		renderWithSnippet(w, r.sources, p, "")
 	}
 	for _, p := range r.warnings {
-		renderWithSnippet(w, src, p, "warning: ")
+		renderWithSnippet(w, r.sources, p, "warning: ")
 	}
 	fmt.Fprintln(w, r.summary())
 }

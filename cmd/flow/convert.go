@@ -67,6 +67,7 @@ func runConvert(c *cli.Context, env Env) error {
 
 	var flow *canonical.Flow
 	var err error
+	var sources knownSources
 	if fromAd {
 		var vars []exec.Var
 		for _, kv := range c.StringSlice("env") {
@@ -80,9 +81,12 @@ func runConvert(c *cli.Context, env Env) error {
 		if env.Environ != nil {
 			environ = env.Environ()
 		}
-		flow, err = loadAdScript(file, vars, environ, "")
+		var text []byte
+		flow, text, err = loadAdFile(file, vars, environ, "")
+		sources.addScript(file, text)
 	} else {
-		flow, err = maestro.NewLoader(osSource{}).WithContext(c.Context).Load(file)
+		sources.loader = maestro.NewLoader(osSource{}).WithContext(c.Context)
+		flow, err = sources.loader.Load(file)
 	}
 	if err != nil {
 		var le *maestro.LoadError
@@ -91,7 +95,7 @@ func runConvert(c *cli.Context, env Env) error {
 			problems = le.Problems
 		}
 		for _, p := range problems {
-			renderWithSnippet(env.Stderr, osSource{}, p, "")
+			renderWithSnippet(env.Stderr, sources, p, "")
 		}
 		return reported{err: canonical.Errorf(canonical.CodeInvalidArgs, "%s does not load", file)}
 	}
@@ -105,7 +109,7 @@ func runConvert(c *cli.Context, env Env) error {
 	var ce *compat.ConvertError
 	if errors.As(err, &ce) {
 		for _, p := range ce.Problems {
-			renderWithSnippet(env.Stderr, osSource{}, p, "")
+			renderWithSnippet(env.Stderr, sources, p, "")
 		}
 		target := map[string]string{compat.FormatAd: "an .ad script", compat.FormatMaestro: "a Maestro flow"}[to]
 		fmt.Fprintf(env.Stderr, "flow convert: %s cannot be written as %s exactly (%d %s); nothing was written\n",

@@ -11,6 +11,7 @@ import (
 	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/exec/sim"
 	"github.com/flow-runner/flow/exec/webdriver"
+	"github.com/flow-runner/flow/maestro"
 )
 
 // openDeviceState connects to the device --device names, restoring sim
@@ -63,7 +64,15 @@ func isSimDevice(device string) bool {
 func openWeb(ctx context.Context, o testOptions) (exec.Device, error) {
 	cfg := webdriver.Config{URL: o.webdriverURL}
 	if o.capabilities != "" {
-		caps, err := webdriver.ReadCapabilities(o.capabilities)
+		data, err := fsext.ReadFile(o.capabilities, maestro.MaxFileSize)
+		if err != nil {
+			if ce, ok := canonical.AsError(err); ok {
+				ce.Message = "--capabilities: " + ce.Message
+				ce.Hint = "--capabilities takes a JSON file with the session's capabilities object"
+			}
+			return nil, err
+		}
+		caps, err := webdriver.ParseCapabilities(o.capabilities, data)
 		if err != nil {
 			return nil, err
 		}

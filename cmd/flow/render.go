@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -27,9 +29,47 @@ func renderError(w io.Writer, e *canonical.Error, asJSON bool) {
 	}
 }
 
+// snippetSource gives the text an error may quote: only of files flow
+// read and recognized as flows or scripts (maestro.Loader.Recognized),
+// never of a file a path in a flow merely names (runFlow: notes.txt), so
+// an error never prints someone's secrets.
+type snippetSource interface {
+	Recognized(file string) ([]byte, bool)
+}
+
+// knownSources are the files of one command an error may quote: the
+// loader's recognized flows and the .ad scripts that parsed.
+type knownSources struct {
+	loader  *maestro.Loader
+	scripts map[string][]byte
+}
+
+func (k knownSources) Recognized(file string) ([]byte, bool) {
+	if data, ok := k.scripts[file]; ok {
+		return data, true
+	}
+	if k.loader == nil {
+		return nil, false
+	}
+	return k.loader.Recognized(file)
+}
+
+// addScript records an .ad script's text when it parsed (text is nil
+// otherwise).
+func (k *knownSources) addScript(file string, text []byte) {
+	if text == nil {
+		return
+	}
+	if k.scripts == nil {
+		k.scripts = map[string][]byte{}
+	}
+	k.scripts[filepath.ToSlash(file)] = text
+}
+
 // renderWithSnippet prints an error for people with the source line and a
-// caret under the column when the position is known and the file readable.
-func renderWithSnippet(w io.Writer, src maestro.Source, e *canonical.Error, prefix string) {
+// caret under the column when the position is known and its file is one
+// src recognized.
+func renderWithSnippet(w io.Writer, src snippetSource, e *canonical.Error, prefix string) {
 	fmt.Fprintf(w, "%s%s\n", prefix, indentLines(printable(e.Error()), "  "))
 	if e.Hint != "" {
 		for i, line := range strings.Split(printable(e.Hint), "\n") {
@@ -43,19 +83,34 @@ func renderWithSnippet(w io.Writer, src maestro.Source, e *canonical.Error, pref
 	if e.Pos.File == "" || e.Pos.Line == 0 || src == nil {
 		return
 	}
-	data, err := src.ReadFile(e.Pos.File)
-	if err != nil {
+	data, ok := src.Recognized(e.Pos.File)
+	if !ok {
 		return
 	}
-	lines := strings.Split(string(data), "\n")
-	if e.Pos.Line > len(lines) {
+	text, ok := sourceLine(data, e.Pos.Line)
+	if !ok {
 		return
 	}
-	text, col := snippetWindow(strings.TrimRight(lines[e.Pos.Line-1], "\r"), e.Pos.Col)
+	text, col := snippetWindow(text, e.Pos.Col)
 	fmt.Fprintf(w, "  %4d | %s\n", e.Pos.Line, report.Printable(text))
 	if col > 0 {
 		fmt.Fprintf(w, "       | %s^\n", strings.Repeat(" ", caretOffset(text, col)))
 	}
+}
+
+// sourceLine is line n (1-based) of data without its line break.
+func sourceLine(data []byte, n int) (string, bool) {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(data, '\n')
+		if j < 0 {
+			return "", false
+		}
+		data = data[j+1:]
+	}
+	if j := bytes.IndexByte(data, '\n'); j >= 0 {
+		data = data[:j]
+	}
+	return strings.TrimRight(string(data), "\r"), true
 }
 
 // snippetWidth bounds the source line of a snippet, in characters: a

@@ -268,7 +268,8 @@ func runTest(c *cli.Context, env Env) error {
 // Maestro flows. A script that cannot load is reported like a broken flow.
 // Warnings of every file read are printed before anything runs.
 func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.ExecutionPlan, error) {
-	plan, err := maestro.NewLoader(osSource{}).WithContext(ctx).Plan(o.paths, workspaceOptions(osSource{}, o.plan))
+	sources := knownSources{loader: maestro.NewLoader(osSource{}).WithContext(ctx)}
+	plan, err := sources.loader.Plan(o.paths, workspaceOptions(osSource{}, o.plan))
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +283,8 @@ func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.Execution
 		if ctx.Err() != nil {
 			return nil, canonical.Interrupted(ctx.Err())
 		}
-		f, err := loadAdScript(p, o.env, environ, platform)
+		f, text, err := loadAdFile(p, o.env, environ, platform)
+		sources.addScript(p, text)
 		if err != nil {
 			plan.Broken = append(plan.Broken, maestro.BrokenFlow{File: p, Problems: []*canonical.Error{canonical.Coded(err)}})
 			continue
@@ -292,7 +294,7 @@ func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.Execution
 	}
 	sortProblems(warnings)
 	for _, w := range warnings {
-		renderWithSnippet(env.Stdout, osSource{}, w, "warning: ")
+		renderWithSnippet(env.Stdout, sources, w, "warning: ")
 	}
 	return plan, nil
 }

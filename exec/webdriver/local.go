@@ -287,18 +287,10 @@ func readPID(path string) int {
 	return pid
 }
 
-// ReadCapabilities reads a --capabilities file: a JSON object used as the
-// session's alwaysMatch capabilities, or a full {"capabilities":{...}} body.
-func ReadCapabilities(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read capabilities file %s: %v", path, err).Wrap(err).
-			WithHint("--capabilities takes a JSON file with the session's capabilities object")
-	}
-	return ParseCapabilities(path, data)
-}
-
-// ParseCapabilities decodes a capabilities document (see ReadCapabilities).
+// ParseCapabilities decodes a --capabilities file: a JSON object used as
+// the session's alwaysMatch capabilities, or a full {"capabilities":{...}}
+// body. The CLI reads the file (refusing what is not a regular file of
+// bounded size); name is its path, for messages.
 func ParseCapabilities(name string, data []byte) (map[string]any, error) {
 	var caps map[string]any
 	if err := decodeJSON(data, &caps); err != nil || caps == nil {
