@@ -131,6 +131,17 @@ type Settled struct {
 	Opaque bool
 }
 
+// AppViewports is a device that knows an app's interaction viewport
+// without launching it or touching the screen (sim holds every installed
+// app model). flow test plans a flow's statically known coordinate
+// gestures against it before the device does anything; a device without
+// it is planned against Viewport.
+type AppViewports interface {
+	// AppViewport is the viewport appID gets when it runs; ok is false
+	// for an app the device does not know.
+	AppViewport(ctx context.Context, appID string) (vp canonical.Viewport, ok bool, err error)
+}
+
 // Locator mocks the device's location.
 type Locator interface {
 	SetLocation(ctx context.Context, latitude, longitude float64) error

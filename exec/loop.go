@@ -88,7 +88,8 @@ func (r *run) retry(ctx context.Context, t *canonical.Retry, depth int) error {
 		}
 		r.iteration = attempt + 1
 		err := r.subflow(ctx, t.Flow, t.Commands, t.Env, depth)
-		if err == nil || attempt == retries || ctx.Err() != nil {
+		if err == nil || attempt == retries || ctx.Err() != nil || canonical.CodeOf(err) == canonical.CodeDeviceUnavailable {
+			// A lost device fails every attempt the same way: stop.
 			return err
 		}
 		r.log(fmt.Sprintf("Retrying the commands due to an error: %v (attempt %d)", canonical.Coded(err).Message, attempt+1))

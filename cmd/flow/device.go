@@ -51,8 +51,25 @@ func openDeviceState(ctx context.Context, o testOptions, state *heldState, clock
 		}
 		return sim.New(opts), nil
 	}
-	return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q is not available", o.device).
-		WithHint("use --device sim (sim:android, sim:ios) or --device web (--webdriver-url for a remote endpoint); Android and iOS devices arrive with their adapters")
+	return nil, unknownDevice(o.device)
+}
+
+// unknownDevice is the error for a --device flow cannot open: a device
+// kind contracts §6 names (android, ios, with or without an id) is not
+// available here (DEVICE_UNAVAILABLE, exit 3); any other name is a typo
+// (INVALID_ARGS, exit 2).
+func unknownDevice(name string) *canonical.Error {
+	hint := "use --device sim (sim:android, sim:ios) or --device web (--webdriver-url for a remote endpoint); Android and iOS devices arrive with their adapters"
+	kind, _, _ := strings.Cut(name, ":")
+	switch kind {
+	case "android", "ios":
+		return canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q is not available", name).WithHint(hint)
+	}
+	e := canonical.Errorf(canonical.CodeInvalidArgs, "unknown device %q", name)
+	if near := suggest(kind, []string{"sim", "web", "android", "ios"}); near != "" {
+		return e.WithHint("did you mean --device " + near + "? " + hint)
+	}
+	return e.WithHint(hint)
 }
 
 func isSimDevice(device string) bool {

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
 )
 
 // TestUnknownCommandsAreInvalid: a command, subcommand or flag flow does
@@ -203,4 +206,108 @@ func endlessSuite(t *testing.T) string {
 		}
 	}
 	return dir
+}
+
+// TestExitCodeContract: representative failures of every kind, each with
+// the exit status and error code contracts §1 and §2 give it. A run with
+// several kinds of failure exits with the most serious: device (3) over
+// invalid input (2) over a failed flow (1).
+func TestExitCodeContract(t *testing.T) {
+	t.Parallel()
+	head := "appId: com.example.shop\n---\n- launchApp\n"
+	dir := writeFiles(t, map[string]string{
+		"ok.yaml":           head,
+		"syntax.yaml":       head + "- tapOn: [unclosed\n",
+		"unknown.yaml":      head + "- tapp: Log in\n",
+		"notfound.yaml":     head + "- tapOn: Nowhere to be found\n",
+		"assert.yaml":       head + "- assertVisible: Nowhere to be found\n",
+		"timeout.yaml":      head + "- extendedWaitUntil:\n    visible: Nowhere\n    timeout: 1000\n",
+		"script.yaml":       head + "- evalScript: ${undefinedFunction()}\n",
+		"offscreen.yaml":    head + offscreen,
+		"badindex.yaml":     head + "- evalScript: ${output.i = 'abc'}\n- tapOn:\n    text: Log in\n    index: ${output.i}\n",
+		"ai.yaml":           head + "- assertWithAI:\n    assertion: a form\n    optional: false\n",
+		"web.yaml":          "url: http://127.0.0.1:1/\n---\n- launchApp\n",
+		"ws/notfound.yaml":  head + "- tapOn: Nowhere to be found\n",
+		"ws/offscreen.yaml": head + offscreen,
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, tc := range []struct {
+		name string
+		args []string
+		exit int
+		code string // the error code on the last error line ("" when none)
+	}{
+		{"passes", []string{"test", p("ok.yaml")}, 0, ""},
+		{"unknown command", []string{"tset"}, 2, "INVALID_ARGS"},
+		{"unknown subcommand", []string{"sim", "xyz"}, 2, "INVALID_ARGS"},
+		{"unknown flag", []string{"test", "--bogus", p("ok.yaml")}, 2, "INVALID_ARGS"},
+		{"bad flag value", []string{"test", "--format", "pdf", p("ok.yaml")}, 2, "INVALID_ARGS"},
+		{"missing path", []string{"test", p("nope.yaml")}, 2, "INVALID_ARGS"},
+		{"unknown device", []string{"test", "--device", "simulator", p("ok.yaml")}, 2, "INVALID_ARGS"},
+		{"YAML syntax", []string{"test", p("syntax.yaml")}, 2, "INVALID_ARGS"},
+		{"unknown Maestro command", []string{"test", p("unknown.yaml")}, 2, "INVALID_ARGS"},
+		{"check finds a problem", []string{"check", p("unknown.yaml")}, 2, "INVALID_ARGS"},
+		{"removed form", []string{"plan", "--", "swipe", "100", "200", "300", "400", "500"}, 2, "INVALID_ARGS"},
+		{"gesture cannot fit (test)", []string{"test", p("offscreen.yaml")}, 2, "INVALID_ARGS"},
+		{"gesture cannot fit (check)", []string{"check", p("offscreen.yaml")}, 2, "INVALID_ARGS"},
+		{"invalid once interpolated", []string{"test", p("badindex.yaml")}, 2, "INVALID_ARGS"},
+		{"element not found", []string{"test", p("notfound.yaml")}, 1, "ELEMENT_NOT_FOUND"},
+		{"assertion", []string{"test", p("assert.yaml")}, 1, "ASSERTION_FAILED"},
+		{"timeout", []string{"test", p("timeout.yaml")}, 1, "ASSERTION_FAILED"},
+		{"script error", []string{"test", p("script.yaml")}, 1, "COMMAND_FAILED"},
+		{"runner cannot", []string{"test", p("ai.yaml")}, 3, "UNSUPPORTED_OPERATION"},
+		{"endpoint unreachable", []string{"test", p("web.yaml"), "--webdriver-url", "http://127.0.0.1:1"}, 3, "DEVICE_UNAVAILABLE"},
+		{"android not available", []string{"test", "--device", "android", p("ok.yaml")}, 3, "DEVICE_UNAVAILABLE"},
+		{"invalid input outranks a failure", []string{"test", p("ws")}, 2, "INVALID_ARGS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runFlow(t, "", tc.args...)
+			if r.code != tc.exit {
+				t.Fatalf("want exit %d:\n%s", tc.exit, r)
+			}
+			if tc.code != "" && !strings.Contains(r.stdout+r.stderr, tc.code+": ") {
+				t.Errorf("want an error coded %s:\n%s", tc.code, r)
+			}
+			if tc.exit != 3 && strings.Contains(r.stdout+r.stderr, "INTERNAL") {
+				t.Errorf("an INTERNAL error for %s:\n%s", tc.name, r)
+			}
+		})
+	}
+}
+
+// TestRunVerdictPrecedence: the exit status of a run with several kinds of
+// failure is the most serious one; interrupted and skipped flows are no
+// verdict; a failed flow without an error still fails the run.
+func TestRunVerdictPrecedence(t *testing.T) {
+	t.Parallel()
+	flow := func(status exec.Status, code canonical.Code) exec.FlowResult {
+		f := exec.FlowResult{Status: status}
+		if code != "" {
+			f.Error = canonical.NewError(code, string(code))
+		}
+		return f
+	}
+	failed := exec.StatusFailed
+	for _, tc := range []struct {
+		flows []exec.FlowResult
+		want  int
+	}{
+		{nil, 0},
+		{[]exec.FlowResult{flow(exec.StatusPassed, ""), flow(exec.StatusSkipped, canonical.CodeInterrupted)}, 0},
+		{[]exec.FlowResult{flow(failed, canonical.CodeElementNotFound), flow(failed, canonical.CodeInvalidArgs)}, 2},
+		{[]exec.FlowResult{flow(failed, canonical.CodeInvalidArgs), flow(failed, canonical.CodeDeviceUnavailable), flow(failed, canonical.CodeTimeout)}, 3},
+		{[]exec.FlowResult{flow(failed, canonical.CodeAssertionFailed), flow(failed, canonical.CodeInternal)}, 3},
+		{[]exec.FlowResult{flow(failed, "")}, 1},
+		{[]exec.FlowResult{flow(exec.StatusInterrupted, canonical.CodeInterrupted)}, 0},
+	} {
+		err := runVerdict(exec.RunResult{Flows: tc.flows})
+		got := exitOK
+		if err != nil {
+			got = exitCode(canonical.CodeOf(err))
+		}
+		if got != tc.want {
+			t.Errorf("%+v: exit %d, want %d", tc.flows, got, tc.want)
+		}
+	}
 }

@@ -164,9 +164,11 @@ func TestSemanticsFlowControl(t *testing.T) {
 			}
 		},
 	}, {
-		name:   "ai_command_not_optional_fails",
-		flow:   "ai_required.yaml",
-		code:   1,
+		name: "ai_command_not_optional_fails",
+		flow: "ai_required.yaml",
+		// UNSUPPORTED_OPERATION: the runner cannot do it, which is not a
+		// verdict on the app (contracts §1: 3, like a driver's limit).
+		code:   3,
 		status: "failed",
 		err: &wantErr{Code: "UNSUPPORTED_OPERATION", Message: "assertWithAI needs an AI model, which flow does not run",
 			Line: 4, Col: 3},

@@ -235,7 +235,6 @@ func runTest(c *cli.Context, env Env) error {
 		return err
 	}
 	tally := result.Tally()
-	failed := tally.Failed
 	fmt.Fprintf(env.Stdout, "\n%d passed, %d failed", tally.Passed, tally.Failed)
 	if tally.Interrupted > 0 {
 		fmt.Fprintf(env.Stdout, ", %d interrupted", tally.Interrupted)
@@ -254,13 +253,7 @@ func runTest(c *cli.Context, env Env) error {
 		}
 		return canonical.NewError(canonical.CodeInterrupted, "interrupted").WithHint(hint).Wrap(c.Context.Err())
 	}
-	switch {
-	case len(plan.Broken) > 0:
-		return reported{err: plan.Broken[0].Problems[0]}
-	case failed > 0:
-		return reported{err: canonical.NewError(canonical.CodeAssertionFailed, "a flow failed")}
-	}
-	return nil
+	return runVerdict(result)
 }
 
 // planInputs plans the inputs as a workspace (the discovery flow check
@@ -382,12 +375,16 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 		runs[i].cfg = cfg
 	}
 	defer closeAll(ctx, runs)
+	refused, err := preplan(ctx, runs[0].dev, plan)
+	if err != nil {
+		return exec.RunResult{}, err
+	}
 	var wg sync.WaitGroup
 	for i, r := range runs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.res = runPlan(ctx, r.cfg, work[i], prog)
+			r.res = runPlan(ctx, r.cfg, work[i], prog, refused)
 		}()
 	}
 	wg.Wait()
@@ -457,27 +454,45 @@ func (s shardLog) Record(typ string, fields map[string]any) {
 // runPlan runs the executionOrder sequence first (stopping it at the first
 // failure unless continueOnFailure), then every other flow; flows that
 // could not load are reported as failed with their load error.
-func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, obs *progress) exec.RunResult {
+func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, obs *progress,
+	refused map[*canonical.Flow]*canonical.Error) exec.RunResult {
 	start := cfg.Clock.Now()
 	var res exec.RunResult
-	stopSequence := false
-	for _, f := range plan.Sequence {
-		if stopSequence || ctx.Err() != nil {
-			res.Flows = append(res.Flows, skippedFlow(ctx, f, obs, cfg.Shard))
-			continue
+	// lost is the device failure that ended this device: the flows after
+	// it cannot run on it and are skipped with the reason, instead of each
+	// failing the same way.
+	var lost *exec.FlowResult
+	one := func(f *canonical.Flow) exec.FlowResult {
+		switch {
+		case ctx.Err() != nil:
+			return skippedFlow(f, obs, cfg.Shard,
+				canonical.NewError(canonical.CodeInterrupted, "not run: the run was interrupted before this flow started"))
+		case lost != nil:
+			return skippedFlow(f, obs, cfg.Shard,
+				canonical.Errorf(canonical.CodeDeviceUnavailable, "not run: the device was lost during flow %q", lost.Name))
+		case refused[f] != nil:
+			return refusedFlow(f, obs, cfg.Shard, refused[f])
 		}
 		r := exec.RunFlow(ctx, cfg, f)
+		if r.Status == exec.StatusFailed && r.Error != nil && r.Error.Code == canonical.CodeDeviceUnavailable {
+			lost = &r
+		}
+		return r
+	}
+	stopSequence := false
+	for _, f := range plan.Sequence {
+		if stopSequence {
+			res.Flows = append(res.Flows, skippedFlow(f, obs, cfg.Shard, nil))
+			continue
+		}
+		r := one(f)
 		res.Flows = append(res.Flows, r)
 		if r.Status == exec.StatusFailed && !plan.ContinueOnFailure {
 			stopSequence = true
 		}
 	}
 	for _, f := range plan.Flows {
-		if ctx.Err() != nil {
-			res.Flows = append(res.Flows, skippedFlow(ctx, f, obs, cfg.Shard))
-			continue
-		}
-		res.Flows = append(res.Flows, exec.RunFlow(ctx, cfg, f))
+		res.Flows = append(res.Flows, one(f))
 	}
 	res.DurationMs = cfg.Clock.Now().Sub(start).Milliseconds()
 	return res
@@ -487,11 +502,9 @@ func brokenName(file string) string {
 	return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 }
 
-func skippedFlow(ctx context.Context, f *canonical.Flow, obs *progress, shard int) exec.FlowResult {
-	r := exec.FlowResult{Name: f.Name, File: f.File, Status: exec.StatusSkipped, Shard: shard}
-	if ctx.Err() != nil {
-		r.Error = canonical.NewError(canonical.CodeInterrupted, "not run: the run was interrupted before this flow started")
-	}
+// skippedFlow is a flow that did not start; why, when set, says why.
+func skippedFlow(f *canonical.Flow, obs *progress, shard int, why *canonical.Error) exec.FlowResult {
+	r := exec.FlowResult{Name: f.Name, File: f.File, Status: exec.StatusSkipped, Shard: shard, Error: why}
 	obs.FlowStarted(f, shard)
 	obs.FlowFinished(r)
 	return r

@@ -187,6 +187,24 @@ func (d *Device) Viewport(ctx context.Context) (canonical.Viewport, error) {
 	return d.viewport(), nil
 }
 
+var _ exec.AppViewports = (*Device)(nil)
+
+// AppViewport is the viewport of an installed app's model, read without
+// launching it (exec.AppViewports).
+func (d *Device) AppViewport(ctx context.Context, appID string) (canonical.Viewport, bool, error) {
+	defer d.mu.Unlock()
+	if err := d.begin(ctx); err != nil {
+		return canonical.Viewport{}, false, err
+	}
+	for _, p := range d.procs {
+		if p.model.AppID == appID {
+			s := p.model.Viewport
+			return canonical.Viewport{Width: float64(s.Width), Height: float64(s.Height)}, true, nil
+		}
+	}
+	return canonical.Viewport{}, false, nil
+}
+
 func (d *Device) viewport() canonical.Viewport {
 	s := d.screenApp().model.Viewport
 	return canonical.Viewport{Width: float64(s.Width), Height: float64(s.Height)}

@@ -328,7 +328,7 @@ func commandError(command string, status int, we w3cError) *canonical.Error {
 	code := canonical.CodeCommandFailed
 	hint := "the browser refused the command; the message says why"
 	switch {
-	case sessionErrors[we.Error]:
+	case sessionErrors[we.Error] || browserGone(we.Message):
 		code = canonical.CodeDeviceUnavailable
 		hint = "the browser session is gone (the browser crashed or the endpoint timed the session out); rerun the flow"
 	case unsupportedErrors[we.Error]:
@@ -345,6 +345,21 @@ func commandError(command string, status int, we w3cError) *canonical.Error {
 type w3cCause struct{ w3cError }
 
 func (w w3cCause) Error() string { return w.w3cError.Error + ": " + w.Message }
+
+// browserGone recognises the messages with which drivers report, under
+// the generic "unknown error", that the browser itself died or was
+// disconnected: the session cannot recover, so it is the device that
+// failed (exit 3), not the command.
+func browserGone(message string) bool {
+	m := strings.ToLower(message)
+	for _, s := range []string{"session deleted", "not connected to devtools", "chrome not reachable",
+		"cannot connect to chrome", "tab crashed", "target crashed", "browser has closed the connection"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)

@@ -442,3 +442,27 @@ func TestLostSessionSaysGone(t *testing.T) {
 		t.Errorf("got %s: %s", ce.Code, ce.Hint)
 	}
 }
+
+// TestBrowserCrashIsDeviceLoss: drivers report a crashed or disconnected
+// browser as a generic "unknown error"; those are the device failing
+// (DEVICE_UNAVAILABLE, exit 3), while other unknown errors stay the
+// command's (COMMAND_FAILED).
+func TestBrowserCrashIsDeviceLoss(t *testing.T) {
+	t.Parallel()
+	for msg, want := range map[string]canonical.Code{
+		"unknown error: session deleted because of page crash\nfrom tab crashed":         canonical.CodeDeviceUnavailable,
+		"disconnected: not connected to DevTools\n  (failed to check if window was closed)": canonical.CodeDeviceUnavailable,
+		"unknown error: chrome not reachable":                                             canonical.CodeDeviceUnavailable,
+		"unknown error: cannot determine loading status":                                  canonical.CodeCommandFailed,
+	} {
+		body, _ := json.Marshal(map[string]any{"value": map[string]string{"error": "unknown error", "message": msg}})
+		f := newFake(t, rule{match: "POST /session", body: sessionOK}, rule{match: "POST /url", status: 500, body: string(body)})
+		cl := webdriver.NewClient(f.srv.URL, webdriver.ClientOptions{})
+		if _, err := cl.NewSession(context.Background(), nil, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if ce := coded(t, cl.Navigate(context.Background(), "about:blank")); ce.Code != want {
+			t.Errorf("%q: got %s, want %s", msg, ce.Code, want)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestKilledBrowserExits3: with a real Chromium, killing the browser (or
+// its chromedriver) while a flow waits for an element ends the flow at
+// once with DEVICE_UNAVAILABLE, never as the element not found, and the
+// run exits 3.
+func TestKilledBrowserExits3(t *testing.T) {
+	base := needBrowser(t)
+	for _, victim := range []string{"chromium", "chromedriver"} {
+		t.Run(victim, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{
+				"wait.yaml": "url: " + base + "/login.html\n---\n- launchApp\n- extendedWaitUntil:\n    visible: Never shown\n    timeout: 30000\n",
+				"next.yaml": "url: " + base + "/login.html\n---\n- launchApp\n",
+			})
+			out := filepath.Join(t.TempDir(), "report.json")
+			done := make(chan result, 1)
+			start := time.Now()
+			go func() {
+				done <- runFlow(t, "", "test", filepath.Join(dir, "wait.yaml"), filepath.Join(dir, "next.yaml"),
+					"--device", "web", "--format", "json", "--output", out)
+			}()
+			driver := waitForChild(t, "chromedriver", 20*time.Second)
+			time.Sleep(3 * time.Second) // launched, and polling for the element
+			killed := killDriver(t, driver, victim == "chromedriver")
+			killedAt := time.Now()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(40 * time.Second):
+				t.Fatal("flow did not end after the browser was killed")
+			}
+			t.Logf("killed %d process(es) %s after the start; the run ended %s later", killed,
+				killedAt.Sub(start).Round(time.Millisecond), time.Since(killedAt).Round(time.Millisecond))
+			if r.code != 3 {
+				t.Fatalf("want exit 3:\n%s", r)
+			}
+			if !strings.Contains(r.stdout, "wait.yaml:4:3: DEVICE_UNAVAILABLE: ") {
+				t.Errorf("want DEVICE_UNAVAILABLE at the wait:\n%s", r)
+			}
+			if time.Since(start) > 25*time.Second {
+				t.Errorf("the wait went on until its timeout instead of stopping at the loss")
+			}
+			if got := strings.Join(lostReport(t, out), "; "); got != "wait failed DEVICE_UNAVAILABLE; next skipped DEVICE_UNAVAILABLE" {
+				t.Errorf("report: %s", got)
+			}
+		})
+	}
+}
+
+// waitForChild finds this process's child process named name.
+func waitForChild(t *testing.T, name string, limit time.Duration) int {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			comm, ppid, _, ok := procStat(pid)
+			if ok && comm == name && ppid == os.Getpid() {
+				return pid
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no %s child process within %s", name, limit)
+	return 0
+}
+
+// killDriver SIGKILLs the browser processes of the driver's process group
+// (all of it, the driver included, when withDriver) and returns how many.
+func killDriver(t *testing.T, driver int, withDriver bool) int {
+	t.Helper()
+	n := 0
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || (pid == driver && !withDriver) {
+			continue
+		}
+		if _, _, pgid, ok := procStat(pid); ok && pgid == driver {
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("found no process to kill")
+	}
+	return n
+}
+
+// procStat reads a process's name, parent and process group from /proc.
+func procStat(pid int) (comm string, ppid, pgid int, ok bool) {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return "", 0, 0, false
+	}
+	s := string(data)
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open {
+		return "", 0, 0, false
+	}
+	f := strings.Fields(s[end+1:])
+	if len(f) < 3 {
+		return "", 0, 0, false
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	pgid, _ = strconv.Atoi(f[2])
+	return s[open+1 : end], ppid, pgid, true
+}
