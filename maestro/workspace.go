@@ -335,7 +335,11 @@ func (l *Loader) plan(ws *Workspace, opts PlanOptions) (*ExecutionPlan, error) {
 	if plan.Sequence, plan.Flows, err = order(selected, cfg); err != nil {
 		return nil, err
 	}
-	if problems := l.MediaOutsideWorkspace(ws, selected); len(problems) > 0 {
+	problems = l.MediaOutsideWorkspace(ws, selected)
+	if l.interrupted() {
+		return nil, l.stop
+	}
+	if len(problems) > 0 {
 		return nil, &LoadError{Problems: problems}
 	}
 	return plan, nil
@@ -655,6 +659,9 @@ func (l *Loader) allNames(p string, into map[string]bool) bool {
 	}
 	var walk func(dir string)
 	walk = func(dir string) {
+		if l.interrupted() {
+			return
+		}
 		entries, err := l.src.ReadDir(dir)
 		if err != nil {
 			return

@@ -47,6 +47,10 @@ func exitCode(code canonical.Code) int {
 		return exitFailed
 	case canonical.CodeDeviceUnavailable, canonical.CodeUnsupportedOperation, canonical.CodeInternal:
 		return exitDevice
+	case canonical.CodeInterrupted:
+		// run answers a stopped command with the signal's own status
+		// (interruptedExit) before it gets here; this is the fallback.
+		return exitInterrupted
 	}
 	return exitDevice
 }
