@@ -450,10 +450,10 @@ func TestLostSessionSaysGone(t *testing.T) {
 func TestBrowserCrashIsDeviceLoss(t *testing.T) {
 	t.Parallel()
 	for msg, want := range map[string]canonical.Code{
-		"unknown error: session deleted because of page crash\nfrom tab crashed":         canonical.CodeDeviceUnavailable,
+		"unknown error: session deleted because of page crash\nfrom tab crashed":            canonical.CodeDeviceUnavailable,
 		"disconnected: not connected to DevTools\n  (failed to check if window was closed)": canonical.CodeDeviceUnavailable,
-		"unknown error: chrome not reachable":                                             canonical.CodeDeviceUnavailable,
-		"unknown error: cannot determine loading status":                                  canonical.CodeCommandFailed,
+		"unknown error: chrome not reachable":                                               canonical.CodeDeviceUnavailable,
+		"unknown error: cannot determine loading status":                                    canonical.CodeCommandFailed,
 	} {
 		body, _ := json.Marshal(map[string]any{"value": map[string]string{"error": "unknown error", "message": msg}})
 		f := newFake(t, rule{match: "POST /session", body: sessionOK}, rule{match: "POST /url", status: 500, body: string(body)})
