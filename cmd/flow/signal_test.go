@@ -97,7 +97,7 @@ func (p *cliProcess) String() string {
 }
 
 // slowWorkspace writes a folder of n flows of 120 commands each: loading
-// and checking them takes seconds.
+// and checking them takes seconds. The folder lives as long as t.
 func slowWorkspace(t *testing.T, n int) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -114,20 +114,56 @@ func slowWorkspace(t *testing.T, n int) string {
 	return dir
 }
 
+// signalWhileLoading starts flow (args for the workspace folder) on a
+// workspace that takes seconds to load, and sends sig once it is busy. A
+// machine fast enough to finish first gets a four times larger workspace.
+func signalWhileLoading(t *testing.T, dirs *workspaces, sig os.Signal, args func(ws string) []string) *cliProcess {
+	t.Helper()
+	for _, n := range []int{1500, 6000} {
+		ws := dirs.get(n)
+		p := startFlow(t, ws, args(ws)...)
+		select {
+		case <-p.done:
+			t.Logf("%d files loaded within 700 ms; trying a larger workspace", n)
+			continue
+		case <-time.After(700 * time.Millisecond):
+		}
+		p.signal(t, 0, sig)
+		return p
+	}
+	t.Fatal("flow loads even 6,000 files within 700 ms: no workspace is slow enough to interrupt")
+	return nil
+}
+
+// workspaces are slow workspaces by size, made once for a test and its
+// subtests.
+type workspaces struct {
+	t    *testing.T
+	dirs map[int]string
+}
+
+func newWorkspaces(t *testing.T) *workspaces { return &workspaces{t: t, dirs: map[int]string{}} }
+
+func (w *workspaces) get(n int) string {
+	if _, ok := w.dirs[n]; !ok {
+		w.dirs[n] = slowWorkspace(w.t, n)
+	}
+	return w.dirs[n]
+}
+
 // The first Ctrl-C or SIGTERM stops flow check while it loads and checks
 // files: it exits at once with 128+signal (130, 143) and an INTERRUPTED
 // error naming the signal, and prints no summary that could pass for a
 // verdict. (Before, loading ignored the signal and finished.)
 func TestSignalStopsCheck(t *testing.T) {
-	ws := slowWorkspace(t, 1500)
+	ws := newWorkspaces(t)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
 		name string
 	}{{syscall.SIGINT, 130, "SIGINT (Ctrl-C)"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
-			p := startFlow(t, ws, "check", ".")
-			p.signal(t, 700*time.Millisecond, tc.sig)
+			p := signalWhileLoading(t, ws, tc.sig, func(string) []string { return []string{"check", "."} })
 			p.wait(t, 10*time.Second)
 			if p.exitCode() != tc.code {
 				t.Fatalf("want exit %d:\n%s", tc.code, p)
@@ -145,10 +181,11 @@ func TestSignalStopsCheck(t *testing.T) {
 // The first Ctrl-C stops flow test while it loads the workspace: no flow
 // starts, the device does nothing (the event log stays empty).
 func TestSignalStopsTestWhileLoading(t *testing.T) {
-	ws := slowWorkspace(t, 1500)
-	events := filepath.Join(t.TempDir(), "events.jsonl")
-	p := startFlow(t, ws, "test", ".", "--events", events)
-	p.signal(t, 700*time.Millisecond, syscall.SIGINT)
+	var events string
+	p := signalWhileLoading(t, newWorkspaces(t), syscall.SIGINT, func(string) []string {
+		events = filepath.Join(t.TempDir(), "events.jsonl")
+		return []string{"test", ".", "--events", events}
+	})
 	p.wait(t, 10*time.Second)
 	if p.exitCode() != 130 || !strings.Contains(p.stderr.String(), "INTERRUPTED: flow test was stopped by SIGINT (Ctrl-C)") {
 		t.Fatalf("want exit 130 and the INTERRUPTED error:\n%s", p)
