@@ -85,23 +85,39 @@ func (p *preplanner) flow(f *canonical.Flow, seen map[*canonical.Flow]bool) (*ca
 		return nil, nil
 	}
 	seen[f] = true
-	vp, err := p.viewport(f)
-	if err != nil {
-		return nil, err
+	// The viewport is read only for a flow with a gesture to plan: most
+	// flows have none, and on a remote device a read is a round trip.
+	var t *planTarget
+	target := func() (planTarget, error) {
+		if t == nil {
+			vp, err := p.viewport(f)
+			if err != nil {
+				return planTarget{}, err
+			}
+			t = &planTarget{platform: p.platform, viewport: vp}
+		}
+		return *t, nil
 	}
-	t := planTarget{platform: p.platform, viewport: vp}
 	for _, cmds := range [][]canonical.Command{f.OnFlowStart, f.Commands, f.OnFlowComplete} {
-		if e, err := p.commands(cmds, t, seen); e != nil || err != nil {
+		if e, err := p.commands(cmds, target, seen); e != nil || err != nil {
 			return e, err
 		}
 	}
 	return nil, nil
 }
 
-func (p *preplanner) commands(cmds []canonical.Command, t planTarget, seen map[*canonical.Flow]bool) (*canonical.Error, error) {
+func (p *preplanner) commands(cmds []canonical.Command, target func() (planTarget, error),
+	seen map[*canonical.Flow]bool) (*canonical.Error, error) {
 	for _, c := range cmds {
-		if e := staticGestureProblem(c, t); e != nil {
-			return e, nil
+		switch c.(type) {
+		case *canonical.Swipe, *canonical.GestureStep, *canonical.SwipeSeries:
+			t, err := target()
+			if err != nil {
+				return nil, err
+			}
+			if e := staticGestureProblem(c, t); e != nil {
+				return e, nil
+			}
 		}
 		var inner []canonical.Command
 		var sub *canonical.Flow
@@ -116,7 +132,7 @@ func (p *preplanner) commands(cmds []canonical.Command, t planTarget, seen map[*
 		case *canonical.Retry:
 			inner, sub = x.Commands, x.Flow
 		}
-		if e, err := p.commands(inner, t, seen); e != nil || err != nil {
+		if e, err := p.commands(inner, target, seen); e != nil || err != nil {
 			return e, err
 		}
 		if e, err := p.flow(sub, seen); e != nil || err != nil {

@@ -2,9 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -143,4 +148,40 @@ func TestPreplanUsesTheAppsViewport(t *testing.T) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestPreplanOnWebReadsOnly: on a WebDriver endpoint the viewport for
+// pre-planning is read with one script, and a refused flow sends no
+// command that acts (no navigation, no actions).
+func TestPreplanOnWebReadsOnly(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		switch {
+		case r.Method == http.MethodPost && r.URL.Path == "/session":
+			fmt.Fprint(w, `{"value":{"sessionId":"s1","capabilities":{"browserName":"chrome"}}}`)
+		case strings.HasSuffix(r.URL.Path, "/execute/sync"):
+			fmt.Fprint(w, `{"value":[390,844]}`)
+		default:
+			fmt.Fprint(w, `{"value":null}`)
+		}
+	}))
+	defer srv.Close()
+	dir := writeFiles(t, map[string]string{"web.yaml": "url: http://127.0.0.1:1/\n---\n- launchApp\n" + offscreen})
+	r := runFlow(t, "", "test", filepath.Join(dir, "web.yaml"), "--webdriver-url", srv.URL)
+	if r.code != 2 || !strings.Contains(r.stdout, "web.yaml:4:3: INVALID_ARGS: ") || !strings.Contains(r.stdout, "on web 390x844") {
+		t.Fatalf("want the swipe refused on the web viewport, exit 2:\n%s", r)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, req := range seen {
+		if strings.HasSuffix(req, "/url") || (strings.HasSuffix(req, "/actions") && !strings.HasPrefix(req, "DELETE")) {
+			t.Errorf("the device acted for a refused flow: %s (all: %v)", req, seen)
+		}
+	}
 }
