@@ -29,7 +29,7 @@ func AppendJSONFloat(b []byte, f float64) ([]byte, error) {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return b, ErrNonFinite
-	case abs < 1e15 && f == math.Trunc(f):
+	case abs < 1e15 && float64(int64(f)) == f:
 		// Below 2^53 every integer is exact and is its own shortest
 		// decimal; -0 is integral but prints with its sign.
 		if f == 0 && math.Signbit(f) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,6 +70,21 @@ func TestAppendJSONFloatAgrees(t *testing.T) {
 	t.Parallel()
 	for _, f := range floatEdges() {
 		checkFloat(t, f)
+	}
+	// Every split of up to 17 significant digits into integer and fraction
+	// digits, so each layout and buffer boundary of the writer is met.
+	for intDigits := 0; intDigits <= 17; intDigits++ {
+		for fracDigits := 0; intDigits+fracDigits <= 17; fracDigits++ {
+			for _, digit := range "19" {
+				s := strings.Repeat(string(digit), max(intDigits, 1)) + "." + strings.Repeat("0", fracDigits/2) + strings.Repeat(string(digit), fracDigits-fracDigits/2) + "7"
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkFloat(t, f)
+				checkFloat(t, -f)
+			}
+		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 400_000
