@@ -52,7 +52,7 @@ func TestLoadMemoryIsBounded(t *testing.T) {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KB on linux
-			t.Logf("peak RSS %4d MB  %s", rss>>20, strings.TrimSpace(grepOutcome(string(out))))
+			t.Logf("%-24s peak RSS %4d MB  %s", shape, rss>>20, strings.TrimSpace(grepOutcome(string(out))))
 			if rss >= 1<<30 {
 				t.Errorf("peak RSS %d MB, want under 1 GB", rss>>20)
 			}

@@ -48,6 +48,8 @@ type schemaValidator struct {
 	// unless schema.json grows a keyword accepts does not know).
 	plain map[string]bool
 	bare  []string
+	// defs is commandDef by command name, looked up once.
+	defs map[string]string
 }
 
 func newSchemaValidator() (*schemaValidator, error) {
@@ -78,6 +80,13 @@ func newSchemaValidator() (*schemaValidator, error) {
 		v.plain[ptr] = allPlain(s, map[*jsonschema.Schema]bool{})
 	}
 	v.bare = v.bareCommands()
+	defs := map[string]string{}
+	for name := range v.commandProperties() {
+		if def, ok := v.commandDef(name); ok {
+			defs[name] = def
+		}
+	}
+	v.defs = defs
 	return v, nil
 }
 
@@ -442,6 +451,10 @@ func (v *schemaValidator) unknownCommand(in *instance, node *yaml.Node, name str
 // the schema's commandMapping names it (the property names are command
 // names; "hide keyboard" is not a definition name).
 func (v *schemaValidator) commandDef(name string) (string, bool) {
+	if v.defs != nil {
+		def, ok := v.defs[name]
+		return def, ok
+	}
 	p, ok := v.commandProperties()[name].(map[string]any)
 	if !ok {
 		return "", false

@@ -58,7 +58,7 @@ func TestCheckMemoryIsBounded(t *testing.T) {
 				t.Fatalf("exit %d:\n%.2000s", code, out)
 			}
 			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KB on linux
-			t.Logf("peak RSS %4d MB: %.200s", rss>>20, strings.TrimSpace(lastLine(string(out))))
+			t.Logf("%-15s peak RSS %4d MB: %.200s", name, rss>>20, strings.TrimSpace(lastLine(string(out))))
 			if rss >= 1<<30 {
 				t.Errorf("peak RSS %d MB, want under 1 GB", rss>>20)
 			}
