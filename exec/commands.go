@@ -81,9 +81,8 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 		for _, v := range []string{f.node.Text, f.node.Hint, f.node.Label} {
 			if v != "" {
 				r.copied = v
-				r.js.SetCopiedText(v)
 				r.interaction()
-				return nil
+				return r.js.SetCopiedText(v)
 			}
 		}
 		return errorf(canonical.CodeCommandFailed, "the element has no text to copy").

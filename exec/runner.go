@@ -28,12 +28,23 @@ type Scripts interface {
 	Interpolate(ctx context.Context, t canonical.Template) (string, error)
 	// Truthy applies Maestro's falsy rules to an interpolated string.
 	Truthy(s string) bool
-	// DefineVars makes variables visible to later evaluations.
-	DefineVars(vars []Var)
+	// DefineVars makes variables visible to later evaluations. It fails
+	// where Maestro's engine fails to define one (see js.Engine.DefineVars).
+	DefineVars(vars []Var) error
 	EnterScope()
 	LeaveScope()
 	RunScript(ctx context.Context, name, source string, env []Var, pos canonical.Pos) error
-	SetCopiedText(s string)
+	// SetCopiedText sets maestro.copiedText; it fails where Maestro's
+	// engine fails to store the text.
+	SetCopiedText(s string) error
+}
+
+// EngineChooser is implemented by Scripts that follow the jsEngine key of
+// a flow's header, as Maestro does (Orchestra.initJsEngine reads the
+// top-level flow's only; a subflow's does not count). The runner calls it
+// once per top-level flow, before any evaluation.
+type EngineChooser interface {
+	ChooseEngine(jsEngine string)
 }
 
 // Files writes what flows ask for (takeScreenshot, startRecording) and the
@@ -169,9 +180,14 @@ func (r *run) flowBody(ctx context.Context) error {
 	}
 	r.info = info
 	r.js = r.cfg.NewScripts(info.Platform, r.log)
+	if c, ok := r.js.(EngineChooser); ok {
+		c.ChooseEngine(r.top.JSEngine)
+	}
 	vars := append([]Var{}, r.cfg.Env...)
 	vars = append(vars, Var{Name: "MAESTRO_FILENAME", Value: stem(r.top.File)})
-	r.js.DefineVars(vars)
+	if err := r.js.DefineVars(vars); err != nil {
+		return err
+	}
 	if err := r.defineEnv(ctx, r.top.Env); err != nil {
 		return err
 	}
@@ -222,7 +238,11 @@ func (r *run) defineEnv(ctx context.Context, env []canonical.EnvVar) error {
 		}
 		vars[i] = Var{Name: e.Name, Value: v}
 	}
-	r.js.DefineVars(vars)
+	for i, v := range vars {
+		if err := r.js.DefineVars([]Var{v}); err != nil {
+			return canonical.AtIfNone(err, env[i].Value.Pos)
+		}
+	}
 	return nil
 }
 

@@ -74,14 +74,14 @@ func (literalScripts) Interpolate(_ context.Context, t canonical.Template) (stri
 	v, _ := t.Literal()
 	return v, nil
 }
-func (literalScripts) Truthy(s string) bool  { return s != "" && s != "false" }
-func (literalScripts) DefineVars([]exec.Var) {}
-func (literalScripts) EnterScope()           {}
-func (literalScripts) LeaveScope()           {}
+func (literalScripts) Truthy(s string) bool        { return s != "" && s != "false" }
+func (literalScripts) DefineVars([]exec.Var) error { return nil }
+func (literalScripts) EnterScope()                 {}
+func (literalScripts) LeaveScope()                 {}
 func (literalScripts) RunScript(context.Context, string, string, []exec.Var, canonical.Pos) error {
 	return nil
 }
-func (literalScripts) SetCopiedText(string) {}
+func (literalScripts) SetCopiedText(string) error { return nil }
 
 func at(line int) canonical.Pos { return canonical.Pos{File: "flow.yaml", Line: line, Col: 3} }
 

@@ -224,7 +224,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		return printSnapshot(ctx, env, dev, o.json, state)
 	}
 	flow.Name = line
-	res := exec.RunFlow(ctx, exec.Config{Device: dev, Clock: clock, Events: rec, NewScripts: newScripts,
+	res := exec.RunFlow(ctx, exec.Config{Device: dev, Clock: clock, Events: rec, NewScripts: scriptsFor(graalFromEnv(env)),
 		Files: dirFiles{dir: "."}, Env: o.env}, flow)
 	if c, ok := dev.(exec.Closer); ok {
 		_ = c.Close(context.WithoutCancel(ctx))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -10,11 +11,51 @@ import (
 
 // scripts adapts the goja engine to the runtime's Scripts interface and
 // marks every script failure so optional: true does not excuse it (Maestro
-// never downgrades JavaScript errors).
-type scripts struct{ e *js.Engine }
+// never downgrades JavaScript errors). It follows Maestro's choice of
+// engine: Rhino unless the flow's header says jsEngine: graaljs or the
+// environment has MAESTRO_USE_GRAALJS=true.
+type scripts struct {
+	e     *js.Engine
+	opts  js.Options
+	graal bool // MAESTRO_USE_GRAALJS=true
+}
 
+// newScripts makes the engine of one top-level flow, Rhino by default.
 func newScripts(platform string, log func(string)) exec.Scripts {
-	return scripts{e: js.New(js.Options{Platform: platform, Log: log})}
+	return scriptsFor(false)(platform, log)
+}
+
+// scriptsFor is newScripts with MAESTRO_USE_GRAALJS read from env, as
+// Maestro reads it from the process environment (a -e variable of that
+// name does not switch the engine).
+func scriptsFor(graal bool) func(platform string, log func(string)) exec.Scripts {
+	return func(platform string, log func(string)) exec.Scripts {
+		opts := js.Options{Platform: platform, Log: log, Dialect: js.DialectFor("", graal)}
+		return &scripts{e: js.New(opts), opts: opts, graal: graal}
+	}
+}
+
+// graalFromEnv reads MAESTRO_USE_GRAALJS from the process environment
+// (the same view of it the MAESTRO_* flow variables come from).
+func graalFromEnv(env Env) bool {
+	if env.Environ == nil {
+		return false
+	}
+	for _, kv := range env.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); k == "MAESTRO_USE_GRAALJS" {
+			return v == "true"
+		}
+	}
+	return false
+}
+
+// ChooseEngine follows the top-level flow's jsEngine header. The runner
+// calls it before any evaluation, so a fresh engine loses nothing.
+func (s *scripts) ChooseEngine(jsEngine string) {
+	if d := js.DialectFor(jsEngine, s.graal); d != s.opts.Dialect {
+		s.opts.Dialect = d
+		s.e = js.New(s.opts)
+	}
 }
 
 func markScript(err error) error {
@@ -24,24 +65,24 @@ func markScript(err error) error {
 	return err
 }
 
-func (s scripts) Interpolate(ctx context.Context, t canonical.Template) (string, error) {
+func (s *scripts) Interpolate(ctx context.Context, t canonical.Template) (string, error) {
 	v, err := s.e.Interpolate(ctx, t)
 	return v, markScript(err)
 }
 
-func (s scripts) Truthy(v string) bool { return js.Truthy(v) }
+func (s *scripts) Truthy(v string) bool { return js.Truthy(v) }
 
-func (s scripts) DefineVars(vars []exec.Var) { s.e.DefineVars(toJS(vars)) }
+func (s *scripts) DefineVars(vars []exec.Var) error { return markScript(s.e.DefineVars(toJS(vars))) }
 
-func (s scripts) EnterScope() { s.e.EnterScope() }
+func (s *scripts) EnterScope() { s.e.EnterScope() }
 
-func (s scripts) LeaveScope() { s.e.LeaveScope() }
+func (s *scripts) LeaveScope() { s.e.LeaveScope() }
 
-func (s scripts) RunScript(ctx context.Context, name, source string, env []exec.Var, pos canonical.Pos) error {
+func (s *scripts) RunScript(ctx context.Context, name, source string, env []exec.Var, pos canonical.Pos) error {
 	return markScript(s.e.RunScript(ctx, name, source, toJS(env), pos))
 }
 
-func (s scripts) SetCopiedText(v string) { s.e.SetCopiedText(v) }
+func (s *scripts) SetCopiedText(v string) error { return markScript(s.e.SetCopiedText(v)) }
 
 func toJS(vars []exec.Var) []js.Var {
 	out := make([]js.Var, len(vars))

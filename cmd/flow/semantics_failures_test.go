@@ -91,7 +91,7 @@ func TestSemanticsFailures(t *testing.T) {
 		code:   1,
 		status: "failed",
 		err: &wantErr{Code: "COMMAND_FAILED",
-			Message: "script ${missingFunction()} failed: TypeError: Value is not an object: undefined (at 1:16 in the expression)",
+			Message: "script ${missingFunction()} failed: TypeError: Value is not an object: null (at 1:16 in the expression)", // undeclared is null in Rhino
 			Line:    5, Col: 16},
 		steps: []string{"L3 launchApp passed 300ms", "L4 assertTrue failed 0ms COMMAND_FAILED"},
 		check: func(t *testing.T, r semResult) {

@@ -67,6 +67,9 @@ type testOptions struct {
 	capabilities string
 	shards       int
 	shardAll     bool
+	// graalJS is MAESTRO_USE_GRAALJS=true: every flow's scripts follow
+	// GraalJS, as in Maestro.
+	graalJS bool
 	// state keeps a single sim device's state between invocations; nil
 	// when the run keeps none (sharded, not sim).
 	state *heldState
@@ -76,7 +79,7 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
 		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
-		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities")}
+		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: graalFromEnv(env)}
 	if o.webdriverURL != "" {
 		if c.IsSet("device") && o.device != "web" {
 			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--webdriver-url runs on the web device, not %q", o.device).
@@ -365,7 +368,7 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 		}
 		runs = append(runs, &shardRun{dev: dev})
 		cfg := exec.Config{Device: dev, Clock: clock, Events: log, Observer: obs, Env: o.env,
-			NewScripts: newScripts, Files: dirFiles{dir: "."}}
+			NewScripts: scriptsFor(o.graalJS), Files: dirFiles{dir: "."}}
 		if len(work) > 1 {
 			cfg.Shard = i + 1
 		}

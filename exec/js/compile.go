@@ -33,11 +33,16 @@ const (
 type program struct {
 	prg  *goja.Program
 	vars []string
+	// kind is, under Rhino, what is known of the Java type of a number the
+	// program's completion value may be (see kinds.go).
+	kind kindOf
 }
 
 // compileInline compiles the body of a ${...}. Top-level let and const
 // become var so that, as in Rhino, they persist in the current scope.
-func compileInline(src string) (*program, error) {
+// Under Rhino the program also keeps the kind record of the numbers it
+// assigns, and knows the kind of its completion value.
+func compileInline(src string, d Dialect) (*program, error) {
 	text := inlinePrefix + src + inlineSuffix
 	prog, err := parse(inlineName, text)
 	if err == nil && inlineBlock(prog, text) == nil {
@@ -48,19 +53,31 @@ func compileInline(src string) (*program, error) {
 	}
 	if rewritten, ok := lexicalToVar(prog, text); ok {
 		if p, err := parse(inlineName, rewritten); err == nil {
-			prog = p
+			prog, text = p, rewritten
 		}
+	}
+	p := &program{vars: declaredNames(prog.DeclarationList)}
+	if d == Rhino {
+		c := newClassifier(prog, true)
+		if list := inlineBlock(prog, text).List; len(list) > 0 {
+			if st, ok := list[len(list)-1].(*ast.ExpressionStatement); ok {
+				p.kind = c.of(st.Expression)
+				st.Expression = measureLength(st.Expression)
+			}
+		}
+		instrument(prog, c)
 	}
 	prg, err := goja.CompileAST(prog, false)
 	if err != nil {
 		return nil, syntaxFailure(inlineName, src, err)
 	}
-	return &program{prg: prg, vars: declaredNames(prog.DeclarationList)}, nil
+	p.prg = prg
+	return p, nil
 }
 
 // compileScript compiles a runScript file under its own name, so stack
 // frames point into it.
-func compileScript(name, src string) (*program, error) {
+func compileScript(name, src string, d Dialect) (*program, error) {
 	text := scriptPrefix + src + scriptSuffix
 	prog, err := parse(name, text)
 	var fn *ast.FunctionLiteral
@@ -72,11 +89,17 @@ func compileScript(name, src string) (*program, error) {
 	if err != nil {
 		return nil, syntaxFailure(name, src, err)
 	}
+	vars := declaredNames(fn.DeclarationList)
+	if d == Rhino {
+		// A script's own variables end with it; only output.* carries
+		// numbers on to later evaluations.
+		instrument(prog, newClassifier(prog, false))
+	}
 	prg, err := goja.CompileAST(prog, false)
 	if err != nil {
 		return nil, syntaxFailure(name, src, err)
 	}
-	return &program{prg: prg, vars: declaredNames(fn.DeclarationList)}, nil
+	return &program{prg: prg, vars: vars}, nil
 }
 
 // errEscapesWrapper: the user's text closed the wrapper's block early (as

@@ -53,8 +53,9 @@
 // bottom; [Engine.EnterScope] pushes one for a subflow and RunScript pushes a
 // throwaway one holding its env. Code runs inside `with (scope)`, where the
 // scope object answers "yes" for every name: a name no scope defines falls
-// through to the real global object and, failing that, reads as undefined
-// instead of throwing (GraalJS semantics, so ${FOO || 'x'} works).
+// through to the real global object and, failing that, reads as null
+// (Rhino) or undefined (GraalJS) instead of throwing, so ${FOO || 'x'}
+// works.
 //
 // What persists where:
 //   - var declarations are made in the innermost scope: in ${...} and
@@ -72,20 +73,35 @@
 //
 // # Where Rhino and GraalJS differ
 //
-// Maestro 1.39 runs Rhino by default and GraalJS on request. Where they
-// disagree flow picks one, per behaviour:
-//   - undeclared identifiers read as undefined (GraalJS; Rhino gives null);
-//   - numbers print with JavaScript's ToString, ${parseInt('1')} is "1"
-//     (GraalJS; Rhino prints computed numbers as Java doubles, "1.0");
-//   - plain objects and arrays print as JSON, never blank (both engines
-//     print something non-blank, so `when: true: ${[]}` runs);
-//   - env values and maestro.copiedText are bound verbatim (GraalJS; Rhino
-//     drops newlines and processes backslash escapes);
+// Maestro 1.39 runs Rhino 1.7.14 by default and GraalJS 22 when the
+// top-level flow's header says `jsEngine: graaljs` or the environment has
+// MAESTRO_USE_GRAALJS=true (a subflow's header does not count). Options.Dialect
+// (see DialectFor) says which one to follow where a flow can see the
+// difference; flow runs goja either way, so modern syntax (let, const,
+// arrow functions, ??, ?., classes) works under both:
+//   - numbers: GraalJS prints JavaScript's ToString ("3"). Rhino hands
+//     Maestro Java objects and Maestro prints them with Kotlin's
+//     toString(): whole-number literals in int range are Integers ("3";
+//     but 0, 1 and -1 are Doubles, "1.0"), computed numbers are Doubles
+//     ("3.0", "1.712345678901E12"), and so on (kinds.go has the rules and
+//     their sources). Text built inside the script (String(n), 'x' + n)
+//     follows JavaScript in both;
+//   - undeclared identifiers read as null under Rhino (Maestro's root scope
+//     answers null) and as undefined under GraalJS; both are falsy, so
+//     ${FOO || 'x'} works either way, but ${FOO} prints "null" or
+//     "undefined" and typeof FOO is "object" or "undefined";
+//   - env values and maestro.copiedText: Rhino's putEnv builds
+//     `var NAME = '<value>'` (with newlines dropped and quotes escaped), so
+//     the value goes through a string literal: escapes are processed and a
+//     trailing backslash, a carriage return or a non-identifier name fail,
+//     as in Maestro (DefineVars, SetCopiedText). GraalJS binds them
+//     verbatim, any name allowed. runScript env is verbatim under both;
+//   - plain objects and arrays print as JSON under both (Rhino prints
+//     "[object Object]" or a Java class name and hash, GraalJS its own
+//     display form; JSON is non-blank like them, and useful);
 //   - variables declared by ${...} persist in their scope, and subflow and
-//     runScript scopes are honoured (Rhino; GraalJS keeps nothing between
-//     evaluations and leaks runScript env globally);
-//   - modern syntax (??, ?., arrow functions, classes) works everywhere
-//     (GraalJS; Rhino is ES5-ish).
+//     runScript scopes are honoured, under both (Rhino's behaviour; GraalJS
+//     keeps nothing between evaluations and leaks runScript env globally).
 //
 // # Known limits
 //
@@ -105,6 +121,15 @@
 //     original's name, length and static properties; a script cannot tell
 //     short of comparing them with a reference taken elsewhere (there is
 //     none: the guards are in place before any script runs).
+//   - Rhino's number types are worked out from the code, not tracked in
+//     the engine: a number kept where flow keeps no record (an object
+//     property other than output.*, an array element, a function's return
+//     value, a variable changed through an alias) prints by its value:
+//     digits for a whole number in int range (an Integer in Rhino when it
+//     came from a literal or JSON, a Double when it was computed), Java's
+//     double form otherwise. A condition whose branches give different
+//     types (c ? 1 : parseInt(x)) prints by the value too. Rhino's error
+//     messages are not imitated: errors read as goja writes them.
 //   - Code built with Function() or indirect eval runs outside the scopes:
 //     it sees real globals (output, maestro, ...) but not flow variables.
 //   - multipartForm file parts ({filePath}) are refused: scripts cannot
@@ -112,7 +137,8 @@
 //
 // # Imports
 //
-// js imports canonical, goja (and regexp2, for its match timeout) and the
-// standard library only, never exec or any adapter: the runtime owns it and
+// js imports canonical, goja (its ast, to classify and instrument code for
+// Rhino's numbers) and regexp2 (for its match timeout), and the standard
+// library only, never exec or any adapter: the runtime owns it and
 // passes templates and scripts in.
 package js

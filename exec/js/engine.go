@@ -15,6 +15,8 @@ import (
 	"github.com/dlclark/regexp2"
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
+
+	"github.com/flow-runner/flow/canonical"
 )
 
 // DefaultTimeout bounds one evaluation: one ${...}, one runScript file.
@@ -70,6 +72,9 @@ type Options struct {
 	// bytes; zero means DefaultMemoryBudget. An evaluation that outgrows it
 	// fails (see the package documentation).
 	MemoryBudget int64
+	// Dialect is the Maestro engine whose observable behaviour to follow;
+	// empty means Rhino, Maestro's default (see DialectFor).
+	Dialect Dialect
 }
 
 // Engine evaluates one flow's JavaScript. Create it with New.
@@ -82,6 +87,14 @@ type Engine struct {
 
 	// hit records the running evaluation outgrowing its budget.
 	hit hitPointer
+
+	dialect Dialect
+	// kinds records, under Rhino, whether numbers assigned to variables and
+	// output properties are Java Doubles (see kinds.go); lengthOfArray says
+	// whether the last x.length measured was an array's. Both are used on
+	// the evaluation goroutine only.
+	kinds         map[string]kindRecord
+	lengthOfArray bool
 
 	// mu guards the Go-side state that JavaScript reads through dynamic
 	// objects: the scopes and the maestro object.
@@ -110,6 +123,8 @@ func New(opts Options) *Engine {
 		vm:      goja.New(),
 		timeout: opts.Timeout,
 		budget:  opts.MemoryBudget,
+		dialect: opts.Dialect,
+		kinds:   map[string]kindRecord{},
 		client:  opts.HTTPClient,
 		log:     opts.Log,
 		scopes:  []map[string]goja.Value{{}},
@@ -119,6 +134,9 @@ func New(opts Options) *Engine {
 	}
 	if e.budget <= 0 {
 		e.budget = DefaultMemoryBudget
+	}
+	if e.dialect != GraalJS {
+		e.dialect = Rhino
 	}
 	if e.client == nil {
 		e.client = defaultHTTPClient()
@@ -139,6 +157,9 @@ func New(opts Options) *Engine {
 		vm.SetTimeSource(goja.Now(opts.Now))
 	}
 	e.installGuards()
+	if e.dialect == Rhino {
+		e.kindNatives()
+	}
 	e.toString, _ = goja.AssertFunction(vm.Get("String"))
 	e.errorCtor, _ = goja.AssertConstructor(vm.Get("Error"))
 	// The guarded JSON.stringify, so rendering an object checks its size.
@@ -216,19 +237,47 @@ func defaultHTTPClient() *http.Client {
 }
 
 // DefineVars binds each variable, in order, in the innermost scope, as
-// Maestro's putEnv does; a later binding of the same name wins. Values are
-// bound verbatim as JavaScript strings. (Rhino's putEnv pastes the value into
-// a string literal, so backslash escapes are processed, newlines vanish and a
-// trailing backslash throws; GraalJS, and flow, keep the value as is.)
-// Names that are not JavaScript identifiers are stored but no script can
-// name them.
-func (e *Engine) DefineVars(vars []Var) {
+// Maestro's putEnv does; a later binding of the same name wins.
+//
+// Under GraalJS values are bound verbatim, and a name that is not a
+// JavaScript identifier is stored, though no script can name it. Rhino's
+// putEnv evaluates `var NAME = '<value>'`, so there the value is what that
+// string literal makes of it (newlines vanish, escapes are processed; see
+// rhinoString), and a name that is not an identifier, or a value the
+// literal cannot hold (a trailing backslash, a carriage return), fails as
+// Maestro fails: DefineVars returns a COMMAND_FAILED *canonical.Error
+// naming the variable, without a position, having bound the variables
+// before it.
+func (e *Engine) DefineVars(vars []Var) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	top := e.scopes[len(e.scopes)-1]
 	for _, v := range vars {
-		top[v.Name] = e.vm.ToValue(v.Value)
+		val, err := e.defined(v.Value)
+		if err == nil && e.dialect == Rhino && !isIdentifier(v.Name) {
+			err = fmt.Errorf("%q is not a JavaScript identifier", v.Name)
+		}
+		if err != nil {
+			return canonical.Errorf(canonical.CodeCommandFailed, "variable %s cannot be defined: %v", v.Name, err).
+				With("variable", v.Name).With("jsEngine", string(e.dialect)).
+				WithHint("Maestro's default JavaScript engine, Rhino, defines each variable as `var NAME = '<value>'`, which fails here as it does in Maestro; rename the variable or change the value, or use GraalJS (header `jsEngine: graaljs`), which binds values as they are")
+		}
+		top[v.Name] = val
 	}
+	return nil
+}
+
+// defined is the JavaScript string a defined value becomes: verbatim under
+// GraalJS, Rhino's string literal reading of it under Rhino.
+func (e *Engine) defined(s string) (goja.Value, error) {
+	if e.dialect != Rhino {
+		return e.vm.ToValue(s), nil
+	}
+	u, err := rhinoString(s)
+	if err != nil {
+		return nil, err
+	}
+	return e.vm.ToValue(goja.StringFromUTF16(u)), nil
 }
 
 // EnterScope starts a subflow's scope: variables declared from now on are
@@ -250,10 +299,19 @@ func (e *Engine) LeaveScope() {
 	}
 }
 
-// SetCopiedText sets maestro.copiedText, verbatim (Rhino drops newlines
-// from it and processes backslash escapes; GraalJS and flow do not).
-func (e *Engine) SetCopiedText(s string) {
-	e.maestro.set("copiedText", e.vm.ToValue(s))
+// SetCopiedText sets maestro.copiedText: verbatim under GraalJS; under
+// Rhino as Maestro's `maestro.copiedText = '<text>'` reads it (newlines
+// vanish, escapes are processed), failing as Maestro fails on text the
+// string literal cannot hold.
+func (e *Engine) SetCopiedText(s string) error {
+	v, err := e.defined(s)
+	if err != nil {
+		return canonical.Errorf(canonical.CodeCommandFailed, "the copied text cannot be stored in maestro.copiedText: %v", err).
+			With("jsEngine", string(e.dialect)).
+			WithHint("Maestro's default JavaScript engine, Rhino, stores it as `maestro.copiedText = '<text>'`, which fails here as it does in Maestro; use GraalJS (header `jsEngine: graaljs`), which stores the text as it is")
+	}
+	e.maestro.set("copiedText", v)
+	return nil
 }
 
 // Output is a copy of the shared output object, as Go values (nested
@@ -346,7 +404,16 @@ func (s scopeView) Get(key string) goja.Value {
 	if v, ok := s.e.lookup(key); ok {
 		return v
 	}
-	return s.e.vm.GlobalObject().Get(key)
+	v := s.e.vm.GlobalObject().Get(key)
+	if s.e.dialect == Rhino && (v == nil || goja.IsUndefined(v) && key != "undefined") {
+		// Maestro's root scope answers null for a name nothing defines
+		// (JsScope.get); GraalJS's global proxy gives undefined. A var of
+		// a ${...} body also leaves an undefined global behind (the body
+		// is a global program), which counts as nothing once its scope is
+		// gone.
+		return goja.Null()
+	}
+	return v
 }
 
 func (s scopeView) Set(key string, val goja.Value) bool { s.e.assign(key, val); return true }

@@ -15,8 +15,10 @@ import (
 // String.evaluateScripts does, and returns the text with each replaced by
 // its value, printed as:
 //   - "undefined" and "null" for those values;
-//   - numbers with JavaScript's ToString: ${1+2} is "3" (GraalJS), never
-//     Rhino's Java-double "3.0";
+//   - numbers as the engine Maestro would use prints them (Options.Dialect):
+//     under Rhino, Maestro's default, as Java objects, so ${1+2} is "3" but
+//     ${parseInt('1') + 2} is "3.0" and ${Date.now()} "1.7123456789E12";
+//     under GraalJS with JavaScript's ToString;
 //   - plain objects and arrays as JSON ({"a":1}, []): Maestro prints them
 //     with a non-empty Java toString, so they must never come out blank or
 //     falsy; one JSON cannot encode (a cycle) prints as String() does;
@@ -38,8 +40,8 @@ import (
 // this also applies to text an expression produced, and a "\${" without a
 // closing '}' keeps its backslash.
 //
-// Identifiers that nothing defines read as undefined rather than throwing
-// (GraalJS semantics; Rhino would give null): ${FOO} is "undefined" and
+// Identifiers that nothing defines read as null (Rhino) or undefined
+// (GraalJS) rather than throwing: ${FOO} is "null" or "undefined" and
 // ${FOO || 'x'} is "x".
 //
 // A failing expression stops the interpolation with a COMMAND_FAILED

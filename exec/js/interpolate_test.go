@@ -4,10 +4,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flow-runner/flow/canonical"
 )
 
 // TestInterpolate pins Maestro's ${...} rules (reference §3.5) and the
-// value rendering flow chose where Rhino and GraalJS differ.
+// value rendering of both engines: want is Rhino's (Maestro's default),
+// graal GraalJS's where it differs.
 func TestInterpolate(t *testing.T) {
 	t.Parallel()
 	ab := []Var{{"A", "1"}, {"B", "2"}}
@@ -17,6 +20,7 @@ func TestInterpolate(t *testing.T) {
 		setup []string // templates evaluated first, for their side effects
 		raw   string
 		want  string
+		graal string // GraalJS's result when it is not want
 	}{
 		{name: "plain text", raw: "Hello World", want: "Hello World"},
 		{name: "dollar without brace", raw: "costs $5 {x}", want: "costs $5 {x}"},
@@ -26,7 +30,8 @@ func TestInterpolate(t *testing.T) {
 		// Case 063.
 		{name: "063 variable", vars: ab, raw: "${A}", want: "1"},
 		{name: "063 string concatenation", vars: ab, raw: "${A + B}", want: "12"},
-		{name: "063 computed number, JS ToString not Rhino 3.0", vars: ab, raw: "${parseInt(A)+parseInt(B)}", want: "3"},
+		// IntegrationTest "Case 063 - Javascript injection" asserts "3.0".
+		{name: "063 computed number is a Java double", vars: ab, raw: "${parseInt(A)+parseInt(B)}", want: "3.0", graal: "3"},
 		{name: "063 escape", vars: ab, raw: `\${A}`, want: "${A}"},
 		{name: "escape inside text", raw: `password: \${PASSWORD}!`, want: "password: ${PASSWORD}!"},
 		{name: "escape next to expression", vars: ab, raw: `${A}-\${A}`, want: "1-${A}"},
@@ -35,17 +40,17 @@ func TestInterpolate(t *testing.T) {
 		{name: "escape pass applies to produced text", raw: `${'\\' + String.fromCharCode(36) + '{x}'}`, want: "${x}"},
 
 		{name: "adjacent expressions", vars: ab, raw: "${A}${B}", want: "12"},
-		{name: "expressions run left to right", raw: "${output.n = 1}-${output.n + 1}", want: "1-2"},
+		{name: "expressions run left to right", raw: "${output.n = 1}-${output.n + 1}", want: "1.0-2.0", graal: "1-2"},
 		{name: "greedy body to the last brace", raw: "${'}'}", want: "}"},
 		{name: "greedy body stops at the next dollar", vars: ab, raw: `${"a}b"} and ${B}`, want: "a}b and 2"},
 		{name: "body spans lines", vars: ab, raw: "${A +\n  B}", want: "12"},
 		{name: "empty body", raw: "[${}]", want: "[]"},
 		{name: "blank body", raw: "[${  \n\t }]", want: "[]"},
 
-		{name: "undeclared is undefined", raw: "${FOO}", want: "undefined"},
+		{name: "undeclared is null (Rhino) or undefined (GraalJS)", raw: "${FOO}", want: "null", graal: "undefined"},
 		{name: "093 default idiom", raw: "${FOO || 'com.example.default'}", want: "com.example.default"},
 		{name: "093 default idiom with value", vars: []Var{{"FOO", "com.cli"}}, raw: "${FOO || 'com.example.default'}", want: "com.cli"},
-		{name: "typeof undeclared", raw: "${typeof FOO}", want: "undefined"},
+		{name: "typeof undeclared", raw: "${typeof FOO}", want: "object", graal: "undefined"},
 		{name: "undeclared is falsy", raw: "${!!foo}", want: "false"},
 		{name: "null", raw: "${null}", want: "null"},
 		{name: "undefined", raw: "${undefined}", want: "undefined"},
@@ -54,9 +59,9 @@ func TestInterpolate(t *testing.T) {
 		{name: "integer", raw: "${1+1}", want: "2"},
 		{name: "fraction", raw: "${10/4}", want: "2.5"},
 		{name: "float noise", raw: "${0.1+0.2}", want: "0.30000000000000004"},
-		{name: "large number", raw: "${1e21}", want: "1e+21"},
-		{name: "2^53", raw: "${2**53}", want: "9007199254740992"},
-		{name: "negative zero", raw: "${-0}", want: "0"},
+		{name: "large number", raw: "${1e21}", want: "1.0E21", graal: "1e+21"},
+		{name: "2^53", raw: "${2**53}", want: "9.007199254740992E15", graal: "9007199254740992"},
+		{name: "negative zero", raw: "${-0}", want: "-0.0", graal: "0"},
 		{name: "infinity", raw: "${1/0}", want: "Infinity"},
 		{name: "NaN", raw: "${0/0}", want: "NaN"},
 
@@ -74,11 +79,11 @@ func TestInterpolate(t *testing.T) {
 		{name: "maestro.copiedText defaults to empty", raw: "[${maestro.copiedText}]", want: "[]"},
 
 		{name: "070 evalScript result", setup: []string{"${output.number = 1 + 1}"}, raw: "Result is: ${output.number}", want: "Result is: 2"},
-		{name: "var persists", setup: []string{"${var v = 5}"}, raw: "${v * 2}", want: "10"},
+		{name: "var persists", setup: []string{"${var v = 5}"}, raw: "${v * 2}", want: "10.0", graal: "10"},
 		{name: "const persists like Rhino", setup: []string{"${const c = 'k'}"}, raw: "${c}", want: "k"},
 		{name: "const may be declared again", setup: []string{"${const c = 'k'}", "${const c = 'k2'}"}, raw: "${c}", want: "k2"},
-		{name: "destructuring declaration persists", setup: []string{"${var {p, q: [r]} = {p: 1, q: [2]}}"}, raw: "${p + r}", want: "3"},
-		{name: "function declaration stays local", setup: []string{"${function f() { return 1 }; f()}"}, raw: "${typeof f}", want: "undefined"},
+		{name: "destructuring declaration persists", setup: []string{"${var {p, q: [r]} = {p: 1, q: [2]}}"}, raw: "${p + r}", want: "3.0", graal: "3"},
+		{name: "function declaration stays local", setup: []string{"${function f() { return 1 }; f()}"}, raw: "${typeof f}", want: "object", graal: "undefined"},
 		{name: "function works in its own expression", raw: "${function f() { return 'ok' } f()}", want: "ok"},
 		{name: "var without value keeps the value", vars: ab, setup: []string{"${var A}"}, raw: "${A}", want: "1"},
 		{name: "undeclared assignment", setup: []string{"${g = 7}"}, raw: "${g}", want: "7"},
@@ -86,17 +91,25 @@ func TestInterpolate(t *testing.T) {
 		{name: "optional chaining and nullish", raw: "${output.none?.x ?? 'dflt'}", want: "dflt"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			e := newEngine(t, Options{})
-			e.DefineVars(tc.vars)
-			for _, s := range tc.setup {
-				interp(t, e, s)
+		for _, d := range []Dialect{Rhino, GraalJS} {
+			want := tc.want
+			if d == GraalJS && tc.graal != "" {
+				want = tc.graal
 			}
-			if got := interp(t, e, tc.raw); got != tc.want {
-				t.Errorf("Interpolate(%q) = %q, want %q", tc.raw, got, tc.want)
-			}
-		})
+			t.Run(string(d)+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				e := newEngine(t, Options{Dialect: d})
+				if err := e.DefineVars(tc.vars); err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range tc.setup {
+					interp(t, e, s)
+				}
+				if got := interp(t, e, tc.raw); got != want {
+					t.Errorf("Interpolate(%q) = %q, want %q", tc.raw, got, want)
+				}
+			})
+		}
 	}
 }
 
@@ -174,9 +187,9 @@ func TestInterpolateErrors(t *testing.T) {
 func TestInterpolateStopsAtFirstError(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Options{})
-	interpErr(t, e, "${output.a = 1}${null.x}${output.b = 2}")
-	if got := interp(t, e, "${output.a}/${output.b}"); got != "1/undefined" {
-		t.Errorf("got %q, want 1/undefined", got)
+	interpErr(t, e, "${output.a = 'set'}${null.x}${output.b = 'set'}")
+	if got := interp(t, e, "${output.a}/${output.b}"); got != "set/undefined" {
+		t.Errorf("got %q, want set/undefined", got)
 	}
 }
 
@@ -194,7 +207,7 @@ func TestEnvPrecedence(t *testing.T) {
 		"APP":          "header.app",
 		"PARAM_INLINE": "${PARAM}",
 		"DEFAULT":      "${MISSING || 'com.example.default'}",
-		"SEES_BLOCK":   "${typeof PARAM_INLINE}",
+		"SEES_BLOCK":   "${PARAM_INLINE == null}",
 	}
 	var vars []Var
 	for _, k := range []string{"APP", "PARAM_INLINE", "DEFAULT", "SEES_BLOCK"} {
@@ -203,7 +216,7 @@ func TestEnvPrecedence(t *testing.T) {
 	e.DefineVars(vars)
 	want := map[string]string{
 		"${APP}": "header.app", "${PARAM_INLINE}": "cli", "${DEFAULT}": "com.example.default",
-		"${SEES_BLOCK}": "undefined", "${MAESTRO_FILENAME}": "login",
+		"${SEES_BLOCK}": "true", "${MAESTRO_FILENAME}": "login",
 	}
 	for raw, w := range want {
 		if got := interp(t, e, raw); got != w {
@@ -244,7 +257,7 @@ func TestScopes(t *testing.T) {
 	interp(t, e, "${var s = 'inner'}")
 	interp(t, e, "${counter = counter + 1}")
 	interp(t, e, "${created = 'made in subflow'}")
-	if got := interp(t, e, "${A}-${s}-${local}-${lc}"); got != "inner-inner-1-2" {
+	if got := interp(t, e, "${A}-${s}-${local}-${lc}"); got != "inner-inner-1.0-2" { // Rhino: the literal 1 is a Double
 		t.Errorf("inside the subflow = %q", got)
 	}
 	e.LeaveScope()
@@ -252,10 +265,10 @@ func TestScopes(t *testing.T) {
 	checks := map[string]string{
 		"${A}":                "outer",
 		"${s}":                "outer",
-		"${typeof local}":     "undefined",
-		"${typeof lc}":        "undefined",
-		"${LOCAL_ENV}":        "undefined",
-		"${counter}":          "2",
+		"${local}":            "null", // undeclared, Rhino
+		"${lc}":               "null",
+		"${LOCAL_ENV}":        "null",
+		"${counter}":          "2.0", // computed: a Java double
 		"${created}":          "made in subflow",
 		"${output.shared}":    "undefined",
 		"${maestro.platform}": "android",
@@ -285,7 +298,7 @@ func TestOutputSharedAcrossScopes(t *testing.T) {
 	interp(t, e, "${output.nested = [1, 2]}")
 	e.LeaveScope()
 	e.LeaveScope()
-	if got := interp(t, e, "${output.fromSubflow} ${output.nested.length}"); got != "yes 2" {
+	if got := interp(t, e, "${output.fromSubflow} ${output.nested.length}"); got != "yes 2.0" { // an array's length is a double in Rhino
 		t.Errorf("got %q", got)
 	}
 	out := e.Output()
@@ -301,13 +314,17 @@ func TestOutputSharedAcrossScopes(t *testing.T) {
 func TestFreshEnginePerFlow(t *testing.T) {
 	t.Parallel()
 	e1 := newEngine(t, Options{})
-	e1.DefineVars([]Var{{"A", "1"}})
-	e1.SetCopiedText("copied")
+	if err := e1.DefineVars([]Var{{"A", "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e1.SetCopiedText("copied"); err != nil {
+		t.Fatal(err)
+	}
 	interp(t, e1, "${output.x = 1}${var v = 1}${globalThis.gx = 1}")
 
 	e2 := newEngine(t, Options{})
-	got := interp(t, e2, "${typeof A}|${typeof v}|${typeof gx}|${JSON.stringify(output)}|${maestro.copiedText}")
-	if got != "undefined|undefined|undefined|{}|" {
+	got := interp(t, e2, "${A}|${v}|${gx}|${JSON.stringify(output)}|${maestro.copiedText}")
+	if got != "null|null|null|{}|" {
 		t.Errorf("second engine sees %q", got)
 	}
 	if len(e2.Output()) != 0 {
@@ -315,23 +332,86 @@ func TestFreshEnginePerFlow(t *testing.T) {
 	}
 }
 
-// TestCopiedText covers case 066 and that the text is bound verbatim (the
-// GraalJS behaviour; Rhino drops newlines and chokes on a backslash).
+// TestCopiedText covers case 066 and how each engine binds the text:
+// GraalJS verbatim; Rhino as the string literal Maestro builds reads it.
 func TestCopiedText(t *testing.T) {
 	t.Parallel()
+	for _, d := range []Dialect{Rhino, GraalJS} {
+		e := newEngine(t, Options{Dialect: d})
+		if err := e.SetCopiedText("World"); err != nil {
+			t.Fatal(err)
+		}
+		if got := interp(t, e, "${'Hello, ' + maestro.copiedText}"); got != "Hello, World" {
+			t.Errorf("%s 066: got %q", d, got)
+		}
+		interp(t, e, "${maestro.copiedText = 'from js'}")
+		if got := interp(t, e, "${maestro.copiedText}"); got != "from js" {
+			t.Errorf("%s script assignment: got %q", d, got)
+		}
+	}
+	g := newEngine(t, Options{Dialect: GraalJS})
+	if err := g.SetCopiedText("a\\b'c\nd"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.DefineVars([]Var{{"FOO", "\\\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := interp(t, g, "${maestro.copiedText + FOO}"); got != "a\\b'c\nd\\\n" {
+		t.Errorf("GraalJS verbatim values: got %q", got)
+	}
+}
+
+// TestRhinoBindsLikeItsStringLiteral mirrors Maestro's RhinoJsEngineTest
+// "Backslash and newline are not supported": a lone backslash makes
+// setCopiedText and putEnv throw, a newline vanishes; and escapes are
+// processed as a JavaScript string literal processes them.
+func TestRhinoBindsLikeItsStringLiteral(t *testing.T) {
+	t.Parallel()
 	e := newEngine(t, Options{})
-	e.SetCopiedText("World")
-	if got := interp(t, e, "${'Hello, ' + maestro.copiedText}"); got != "Hello, World" {
-		t.Errorf("066: got %q", got)
+	if err := e.SetCopiedText("\\"); err == nil {
+		t.Error("setCopiedText(\\) did not fail")
 	}
-	e.SetCopiedText("a\\b'c\nd")
-	e.DefineVars([]Var{{"FOO", "\\\n"}})
-	if got := interp(t, e, "${maestro.copiedText + FOO}"); got != "a\\b'c\nd\\\n" {
-		t.Errorf("verbatim values: got %q", got)
+	if err := e.DefineVars([]Var{{"FOO", "\\"}}); err == nil {
+		t.Error("putEnv(FOO, \\) did not fail")
+	} else if ce, ok := canonical.AsError(err); !ok || ce.Code != canonical.CodeCommandFailed ||
+		ce.Message != "variable FOO cannot be defined: the value ends with a backslash, which escapes the closing quote of the string literal Maestro builds" {
+		t.Errorf("error %v", err)
 	}
-	interp(t, e, "${maestro.copiedText = 'from js'}")
-	if got := interp(t, e, "${maestro.copiedText}"); got != "from js" {
-		t.Errorf("script assignment: got %q", got)
+	if err := e.SetCopiedText("\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.DefineVars([]Var{{"FOO", "\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := interp(t, e, "${maestro.copiedText + FOO}"); got != "" {
+		t.Errorf("newlines: got %q, want empty", got)
+	}
+	for _, c := range []struct{ value, want string }{
+		{`it's`, "it's"},
+		{`C:\temp\new`, "C:\temp\new"},       // \t and \n are escapes
+		{`a\\b`, `a\b`},                      // an escaped backslash
+		{`\d+\.\w`, `d+.w`},                  // unknown escapes stand for themselves
+		{`\x41\u0042\101\0`, "AB" + "A\x00"}, // hex, unicode, octal
+		{`\x4G\u12`, "x4Gu12"},               // incomplete escapes stay as text
+		{"line\\\rnext", "linenext"},         // a backslash before a line end drops both
+		{"a\u2028b", "a\u2028b"},
+	} {
+		if err := e.DefineVars([]Var{{"V", c.value}}); err != nil {
+			t.Errorf("%q: %v", c.value, err)
+			continue
+		}
+		if got := interp(t, e, "${V}"); got != c.want {
+			t.Errorf("%q binds %q, want %q", c.value, got, c.want)
+		}
+	}
+	for _, bad := range []Var{{"V", "a\\'b"}, {"V", "a\rb"}, {"MY-VAR", "x"}, {"class", "x"}, {"1A", "x"}} {
+		if err := e.DefineVars([]Var{bad}); err == nil {
+			t.Errorf("%v was defined; Rhino fails", bad)
+		}
+	}
+	g := newEngine(t, Options{Dialect: GraalJS})
+	if err := g.DefineVars([]Var{{"MY-VAR", "a\\'b"}}); err != nil {
+		t.Errorf("GraalJS binds any name and value: %v", err)
 	}
 }
 
@@ -359,8 +439,12 @@ func TestDeterministicDate(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	e := newEngine(t, Options{Now: func() time.Time { return at }})
-	if got := interp(t, e, "${Date.now()}"); got != "1735787045000" {
+	if got := interp(t, e, "${Date.now()}"); got != "1.735787045E12" { // a Java double in Rhino
 		t.Errorf("Date.now() = %s", got)
+	}
+	g := newEngine(t, Options{Now: func() time.Time { return at }, Dialect: GraalJS})
+	if got := interp(t, g, "${Date.now()}"); got != "1735787045000" {
+		t.Errorf("GraalJS Date.now() = %s", got)
 	}
 	if got := interp(t, e, "${new Date().toISOString()}"); got != "2025-01-02T03:04:05.000Z" {
 		t.Errorf("new Date() = %s", got)

@@ -25,7 +25,7 @@ func (e *Engine) RunScript(ctx context.Context, name, source string, env []Var, 
 	if e.busy() {
 		return e.scriptError(subj, busyError{}, pos)
 	}
-	p, err := compileScript(name, source)
+	p, err := compileScript(name, source, e.dialect)
 	if err != nil {
 		return e.scriptError(subj, err, pos)
 	}
@@ -50,26 +50,32 @@ func (e *Engine) evalInline(ctx context.Context, code string) (string, error) {
 	if e.busy() {
 		return "", busyError{}
 	}
-	p, err := compileInline(code)
+	p, err := compileInline(code, e.dialect)
 	if err != nil {
 		return "", err
 	}
 	return e.run(ctx, func() (string, error) {
 		e.declare(p.vars)
+		e.lengthOfArray = false
 		v, err := e.vm.RunProgram(p.prg)
 		if err != nil {
 			return "", e.classify(err)
 		}
-		return e.render(v)
+		return e.render(v, p.kind)
 	})
 }
 
 // render converts a ${...} result to text as Interpolate documents. JSON
 // is the most useful non-blank text for objects; it runs the intrinsic
 // JSON.stringify and String, so scripts that replace theirs change nothing.
-func (e *Engine) render(v goja.Value) (string, error) {
+// Under Rhino a number prints as the Java object Rhino would have returned
+// for it (k says what is known of that, see kinds.go).
+func (e *Engine) render(v goja.Value, k kindOf) (string, error) {
 	if v == nil {
 		return "undefined", nil
+	}
+	if e.dialect == Rhino && isNumber(v) {
+		return rhinoNumber(v.ToFloat(), e.isDouble(v.ToFloat(), k)), nil
 	}
 	if obj, ok := v.(*goja.Object); ok {
 		if c := obj.ClassName(); c == "Object" || c == "Array" {
@@ -85,6 +91,20 @@ func (e *Engine) render(v goja.Value) (string, error) {
 		return "", e.classify(err)
 	}
 	return s.String(), nil
+}
+
+// isDouble says whether Rhino would have returned the number f, of kind k,
+// as a java.lang.Double.
+func (e *Engine) isDouble(f float64, k kindOf) bool {
+	switch k.k {
+	case kindDouble:
+		return true
+	case kindRef:
+		return e.recordedDouble(k.key, f, false)
+	case kindLength:
+		return e.lengthOfArray
+	}
+	return !wholeInt(f)
 }
 
 // isThrown reports an ordinary exception (one a script could catch), as

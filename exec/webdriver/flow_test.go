@@ -164,14 +164,14 @@ func (literalScripts) Interpolate(_ context.Context, t canonical.Template) (stri
 	}
 	return v, nil
 }
-func (literalScripts) Truthy(s string) bool  { return s != "" && s != "false" && s != "0" }
-func (literalScripts) DefineVars([]exec.Var) {}
-func (literalScripts) EnterScope()           {}
-func (literalScripts) LeaveScope()           {}
+func (literalScripts) Truthy(s string) bool        { return s != "" && s != "false" && s != "0" }
+func (literalScripts) DefineVars([]exec.Var) error { return nil }
+func (literalScripts) EnterScope()                 {}
+func (literalScripts) LeaveScope()                 {}
 func (literalScripts) RunScript(context.Context, string, string, []exec.Var, canonical.Pos) error {
 	return errors.New("no scripts")
 }
-func (literalScripts) SetCopiedText(string) {}
+func (literalScripts) SetCopiedText(string) error { return nil }
 
 // tripCounter records the device round trips each step took.
 type tripCounter struct {
