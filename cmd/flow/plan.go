@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -46,7 +47,7 @@ func planCommand(env Env) *cli.Command {
 					return canonical.NewError(canonical.CodeInvalidArgs, "--jsonl reads its inputs from stdin and takes no arguments").
 						WithHint("drop the command line, or drop --jsonl")
 				}
-				return planJSONLines(env.Stdin, env.Stdout, opts)
+				return planJSONLines(c.Context, env.Stdin, env.Stdout, opts)
 			}
 			args := c.Args().Slice()
 			if len(args) == 0 {
@@ -202,8 +203,10 @@ type jsonLine struct {
 // appendPlanAnswer): a stream of plans is mostly numbers, and encoding them
 // by reflection used to cost ten times the planning. A batch is handed on
 // when it is full or when no more input is waiting, so a caller that writes
-// one line and waits for its answer gets it at once.
-func planJSONLines(r io.Reader, w io.Writer, o planOptions) error {
+// one line and waits for its answer gets it at once. When ctx ends it
+// returns at once with INTERRUPTED, also while the input stays open; the
+// answers written so far stand.
+func planJSONLines(ctx context.Context, r io.Reader, w io.Writer, o planOptions) error {
 	// The stream keeps little alive (a few batches) but makes every plan
 	// anew; collecting after each 4 MB of garbage, the default for a small
 	// heap, spent a tenth of the CPU on collection. A goal of five times
@@ -232,11 +235,33 @@ func planJSONLines(r io.Reader, w io.Writer, o planOptions) error {
 		}()
 	}
 	var writeErr error
-	for b := range ordered {
-		<-b.done
+	halt := sync.OnceFunc(func() { close(stop) })
+	interrupted := func() error {
+		// A read of stdin cannot be interrupted; the reader stops at its
+		// next line, and the process is ending anyway.
+		halt()
+		return canonical.Interrupted(ctx.Err())
+	}
+	for {
+		var b *jsonlBatch
+		select {
+		case next, ok := <-ordered:
+			if !ok {
+				wg.Wait()
+				return jsonlResult(writeErr, readErr)
+			}
+			b = next
+		case <-ctx.Done():
+			return interrupted()
+		}
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return interrupted()
+		}
 		if writeErr == nil {
 			if _, writeErr = w.Write(b.out); writeErr != nil {
-				close(stop)
+				halt()
 			}
 		}
 		select {
@@ -244,7 +269,9 @@ func planJSONLines(r io.Reader, w io.Writer, o planOptions) error {
 		default:
 		}
 	}
-	wg.Wait()
+}
+
+func jsonlResult(writeErr, readErr error) error {
 	if writeErr != nil {
 		return canonical.Errorf(canonical.CodeInternal, "writing stdout: %v", writeErr).Wrap(writeErr)
 	}

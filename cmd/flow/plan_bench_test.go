@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"testing"
@@ -43,7 +44,7 @@ func BenchmarkPlanJSONLines3000(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
-		if err := planJSONLines(bytes.NewReader(in), &n, o); err != nil {
+		if err := planJSONLines(context.Background(), bytes.NewReader(in), &n, o); err != nil {
 			b.Fatal(err)
 		}
 	}

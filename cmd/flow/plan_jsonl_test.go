@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,7 +60,7 @@ func checkSameStream(t *testing.T, name string, input []byte, o planOptions) {
 	t.Helper()
 	var want, got bytes.Buffer
 	wantErr := referencePlanJSONLines(bytes.NewReader(input), &want, o)
-	gotErr := planJSONLines(bytes.NewReader(input), &got, o)
+	gotErr := planJSONLines(context.Background(), bytes.NewReader(input), &got, o)
 	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
 		t.Fatalf("%s: error %v, reference %v", name, gotErr, wantErr)
 	}
@@ -257,7 +258,7 @@ func TestPlanJSONLinesAnswersEachLineAtOnce(t *testing.T) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- planJSONLines(inR, outW, jsonlOptions()["android"])
+		done <- planJSONLines(context.Background(), inR, outW, jsonlOptions()["android"])
 		outW.Close()
 	}()
 	answers := bufio.NewReader(outR)
@@ -296,8 +297,40 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 // INTERNAL error, not a silent success, and the stream stops.
 func TestPlanJSONLinesWriteFailure(t *testing.T) {
 	t.Parallel()
-	err := planJSONLines(bytes.NewReader(twoContactLines(t, 2000)), &failingWriter{after: 1}, jsonlOptions()["android"])
+	err := planJSONLines(context.Background(), bytes.NewReader(twoContactLines(t, 2000)), &failingWriter{after: 1}, jsonlOptions()["android"])
 	if canonical.CodeOf(err) != canonical.CodeInternal || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestPlanJSONLinesStopsWhenCancelled: a stream whose input stays open stops
+// with INTERRUPTED as soon as its context ends (the first Ctrl-C), after the
+// answers it already wrote.
+func TestPlanJSONLinesStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- planJSONLines(ctx, inR, outW, jsonlOptions()["android"])
+		outW.Close()
+	}()
+	if _, err := io.WriteString(inW, `{"input":{"kind":"pinch","scale":0.5}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	answer, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil || !strings.HasPrefix(answer, `{"plan":`) {
+		t.Fatalf("first answer %.100q, %v", answer, err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if canonical.CodeOf(err) != canonical.CodeInterrupted {
+			t.Fatalf("got %v, want INTERRUPTED", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still waiting for input after the context ended")
 	}
 }
