@@ -70,8 +70,9 @@ type kindRecord struct {
 // Names of the natives the instrumented code calls; the scope object
 // resolves them through the global object.
 const (
-	kindFn   = "__flowKind"
-	lengthFn = "__flowLength"
+	kindFn       = "__flowKind"
+	lengthFn     = "__flowLength"
+	lengthNoteFn = "__flowLengthNote"
 )
 
 // classifier classifies expressions of one program. locals are the names
@@ -453,8 +454,10 @@ func measureLength(e ast.Expression) ast.Expression {
 	if !ok || d.Identifier.Name != "length" {
 		return e
 	}
-	at := d.Idx0()
-	return &ast.CallExpression{Callee: &ast.Identifier{Name: lengthFn, Idx: at}, LeftParenthesis: at,
+	// A failing read is reported where the original reports it: at the
+	// property name.
+	at := d.Identifier.Idx
+	return &ast.CallExpression{Callee: &ast.Identifier{Name: lengthFn, Idx: d.Idx0()}, LeftParenthesis: at,
 		ArgumentList: []ast.Expression{d.Left}, RightParenthesis: d.Idx1()}
 }
 
@@ -495,15 +498,21 @@ func (e *Engine) kindNatives() {
 		e.kinds[key] = kindRecord{double: double, value: f + float64(c.Argument(4).ToInteger())}
 		return v
 	})
-	define(e.vm, lengthFn, func(c goja.FunctionCall) goja.Value {
-		x := c.Argument(0)
-		if goja.IsUndefined(x) || goja.IsNull(x) {
-			panic(e.vm.NewTypeError("Cannot read property 'length' of %s", x.String()))
-		}
-		o := x.ToObject(e.vm)
-		e.lengthOfArray = o.ClassName() == "Array"
-		return o.Get("length")
+	// __flowLength reads x.length in JavaScript, so that reading it from
+	// null or undefined fails exactly as the original code would; the
+	// native it calls first only notes whether x is an array.
+	define(e.vm, lengthNoteFn, func(c goja.FunctionCall) goja.Value {
+		o, ok := c.Argument(0).(*goja.Object)
+		e.lengthOfArray = ok && o.ClassName() == "Array"
+		return goja.Undefined()
 	})
+	fn, err := e.vm.RunScript(runtimeName, "(function (x) { "+lengthNoteFn+"(x); return x.length })")
+	if err != nil {
+		panic(err) // our own code
+	}
+	if err := e.vm.GlobalObject().DefineDataProperty(lengthFn, fn, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		panic(err)
+	}
 }
 
 // define makes a hidden, read-only global.

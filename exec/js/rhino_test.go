@@ -154,9 +154,11 @@ output.str += 'b'
 	if got := interp(t, e, "${output.names}|${output.vals}|${output.str}"); got != "f,g|10,10,true|ab" {
 		t.Errorf("got %q", got)
 	}
-	ce := interpErr(t, e, "${undefined.length}")
-	if ce.Details["jsError"] != "TypeError: Cannot read property 'length' of undefined" {
-		t.Errorf("x.length on undefined: %v", ce.Details["jsError"])
+	for _, d := range []Dialect{Rhino, GraalJS} {
+		ce := interpErr(t, newEngine(t, Options{Dialect: d}), "${var n = null;\n  n.length}")
+		if ce.Details["jsError"] != "TypeError: Cannot read property 'length' of undefined" || ce.Details["line"] != 2 || ce.Details["col"] != 5 {
+			t.Errorf("%s: x.length on null: %v at %v:%v", d, ce.Details["jsError"], ce.Details["line"], ce.Details["col"])
+		}
 	}
 }
 
