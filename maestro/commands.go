@@ -142,9 +142,15 @@ func (c *cmd) fields(allowed []string) (map[string]pair, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.pairFields(ps, allowed)
+}
+
+// pairFields is fields for entries already read.
+func (c *cmd) pairFields(ps []pair, allowed []string) (map[string]pair, error) {
 	if err := c.d.checkKeys(c.name, ps, append(append([]string{}, allowed...), "label", "optional")); err != nil {
 		return nil, err
 	}
+	var err error
 	out := map[string]pair{}
 	for _, p := range ps {
 		switch p.key {

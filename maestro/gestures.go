@@ -15,8 +15,46 @@ import (
 // decodeSwipe reads Maestro's four swipe forms (maestro-reference §1.3,
 // §5.1) into a canonical swipe: a pan with the endpoint-hold profile whose
 // ends are resolved against the viewport when it runs.
+//
+// Maestro's swipe deserializer (YamlSwipe.kt) builds the direction and
+// the start/end forms by hand from the keys it knows and ignores the rest
+// (speed, a from next to start/end, …); only the from form goes through a
+// strict bean that refuses unknown keys. flow does the same and warns.
 func decodeSwipe(c *cmd) (canonical.Command, error) {
-	fs, err := c.fields([]string{"direction", "from", "start", "end", "duration", "waitToSettleTimeoutMs"})
+	n := resolve(c.value)
+	if n == nil || n.Kind != yaml.MappingNode {
+		_, err := c.fields(swipeKeys())
+		return nil, err
+	}
+	ps, err := c.d.pairs(n)
+	if err != nil {
+		return nil, err
+	}
+	has := func(k string) bool {
+		for _, p := range ps {
+			if p.key == k {
+				return true
+			}
+		}
+		return false
+	}
+	lenient := has("start") || has("end") || (has("direction") && !has("from"))
+	if lenient {
+		var known []pair
+		for _, p := range ps {
+			if contains(append(swipeKeys(), "label", "optional"), p.key) && (p.key != "from" || !has("start") && !has("end")) {
+				known = append(known, p)
+				continue
+			}
+			hint := "remove " + p.key + ": Maestro's swipe reads direction or start and end, duration, waitToSettleTimeoutMs, label and optional"
+			if p.key == "<<" {
+				hint = mergeHint
+			}
+			c.d.warnf(p.keyN, hint, "swipe ignores %s (Maestro does too)", p.key)
+		}
+		ps = known
+	}
+	fs, err := c.pairFields(ps, swipeKeys())
 	if err != nil {
 		return nil, err
 	}
@@ -43,10 +81,17 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 	}
 	if p, ok := fs["waitToSettleTimeoutMs"]; ok {
 		n, err := c.d.integer(p.value, "waitToSettleTimeoutMs")
-		if err != nil {
+		switch {
+		case err != nil && lenient:
+			// Maestro reads it with toIntOrNull here: a value that is not
+			// a whole number is dropped.
+			c.d.warnf(p.value, "write a whole number of milliseconds, or remove it",
+				"swipe ignores waitToSettleTimeoutMs %s, which is not a whole number (Maestro does too)", describe(p.value))
+		case err != nil:
 			return nil, err
+		default:
+			sw.WaitToSettleTimeoutMs = &n
 		}
-		sw.WaitToSettleTimeoutMs = &n
 	}
 	dirP, fromP, startP, endP := fs["direction"], fs["from"], fs["start"], fs["end"]
 	ms := sw.DurationMs.Default
@@ -109,6 +154,10 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 
 // direction reads a swipe direction: exactly upper or lower case, as
 // Maestro's parser accepts.
+func swipeKeys() []string {
+	return []string{"direction", "from", "start", "end", "duration", "waitToSettleTimeoutMs"}
+}
+
 func (c *cmd) direction(n *yaml.Node) (string, error) {
 	s, err := c.d.str(n, "direction")
 	if err != nil {

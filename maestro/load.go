@@ -293,6 +293,12 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 			At(pos).Wrap(err).WithHint(hint))
 		return nil
 	}
+	for _, doc := range docs {
+		if err := d.literalAliases(doc); err != nil {
+			l.problem(canonical.Coded(err))
+			return nil
+		}
+	}
 	switch {
 	case len(docs) == 0:
 		l.problem(canonical.NewError(canonical.CodeInvalidArgs, "flow file is empty").At(canonical.Pos{File: file, Line: 1, Col: 1}).
@@ -468,7 +474,9 @@ func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx
 		case "onFlowComplete":
 			completes = p.value
 		default:
-			if near := canonical.Closest(p.key, headerKeys()); near != "" {
+			if p.key == "<<" {
+				d.warnf(p.keyN, mergeHint, "the header ignores <<, as Maestro does")
+			} else if near := canonical.Closest(p.key, headerKeys()); near != "" {
 				d.warnf(p.keyN, fmt.Sprintf("did you mean %q?", near), "header key %q is not one flow uses; it is kept but ignored", p.key)
 			}
 		}
@@ -538,8 +546,11 @@ func (d *decoder) env(n *yaml.Node) ([]canonical.EnvVar, error) {
 	var out []canonical.EnvVar
 	for _, p := range ps {
 		if !ident.MatchString(p.key) {
-			return nil, d.errorf(p.keyN, "env name %q is not a valid variable name", p.key).
-				WithHint("env names become JavaScript variables: letters, digits and _, not starting with a digit")
+			hint := "env names become JavaScript variables: letters, digits and _, not starting with a digit"
+			if p.key == "<<" {
+				hint = mergeHint
+			}
+			return nil, d.errorf(p.keyN, "env name %q is not a valid variable name", p.key).WithHint(hint)
 		}
 		v := resolve(p.value)
 		value := ""
@@ -722,7 +733,7 @@ func locateYAMLError(data []byte, msg string) (line, col int, hint string) {
 		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
 		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
 			l, c := at(i)
-			return l, c, "define the anchor with &" + name + " before using *" + name
+			return l, c, "write the text \"*" + name + "\" in quotes: Maestro reads an alias as the text of its name, but YAML needs its anchor (&" + name + ") defined first"
 		}
 	}
 	for i := 0; i < len(data); {

@@ -98,66 +98,65 @@ type pair struct {
 	value *yaml.Node
 }
 
-// pairs lists a mapping's entries, refusing duplicate keys (yaml.v3 does
-// not when decoding into nodes) and non-scalar keys. Merge keys (<<) are
-// expanded; an explicit key overrides a merged one, as YAML specifies.
+// mergeHint says why << is an unknown key: Maestro's YAML reader
+// (jackson-dataformat-yaml) does not implement merge keys.
+const mergeHint = "Maestro 1.39 does not merge mappings: its YAML reader takes << as a key like any other " +
+	"(and an alias *name as the text \"name\"); write the keys out in this mapping"
+
+// pairs lists a mapping's entries and refuses non-scalar keys. A key given
+// twice is accepted as Maestro's Jackson reader accepts it everywhere (a
+// tree, a map or a bean alike): the last value wins, at the first key's
+// place, and flow warns. A merge key (<<) is an ordinary key named "<<", as
+// it is to Maestro.
 func (d *decoder) pairs(n *yaml.Node) ([]pair, error) {
 	n = resolve(n)
 	if err := d.visit(n); err != nil {
 		return nil, err
 	}
-	var explicit, merged []pair
-	seen := map[string]*yaml.Node{}
+	out := make([]pair, 0, len(n.Content)/2)
+	index := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
 			return nil, d.errorf(k, "mapping keys must be plain names, got %s", kindName(k)).
 				WithHint("write keys as plain words, for example text: or id:")
 		}
-		if k.Tag == "!!merge" {
-			ms, err := d.merge(v)
-			if err != nil {
-				return nil, err
-			}
-			merged = append(merged, ms...)
+		if j, dup := index[k.Value]; dup {
+			d.warnf(k, "keep one "+k.Value+": YAML does not allow a key twice in one mapping",
+				"duplicate key %q (first given at line %d): Maestro uses this last value, and so does flow", k.Value, out[j].keyN.Line)
+			out[j].keyN, out[j].value = k, v
 			continue
 		}
-		if first, dup := seen[k.Value]; dup {
-			return nil, d.errorf(k, "duplicate key %q (first given at line %d)", k.Value, first.Line).
-				WithHint("keep one " + k.Value + ": YAML does not allow a key twice in one mapping")
-		}
-		seen[k.Value] = k
-		explicit = append(explicit, pair{key: k.Value, keyN: k, value: v})
-	}
-	for _, p := range merged {
-		if _, ok := seen[p.key]; !ok {
-			seen[p.key] = p.keyN
-			explicit = append(explicit, p)
-		}
-	}
-	return explicit, nil
-}
-
-// merge reads the value of a merge key: a mapping, or a list of mappings
-// where an earlier mapping's key wins over a later one's.
-func (d *decoder) merge(v *yaml.Node) ([]pair, error) {
-	items := []*yaml.Node{v}
-	if r := resolve(v); r.Kind == yaml.SequenceNode {
-		items = r.Content
-	}
-	var out []pair
-	for _, item := range items {
-		if resolve(item).Kind != yaml.MappingNode {
-			return nil, d.errorf(item, "<< merges a mapping or a list of mappings, got %s", kindName(item)).
-				WithHint("write <<: *name, where &name marks a mapping")
-		}
-		ps, err := d.pairs(item)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ps...)
+		index[k.Value] = len(out)
+		out = append(out, pair{key: k.Value, keyN: k, value: v})
 	}
 	return out, nil
+}
+
+// literalAliases makes the tree read as Maestro's reader reads it: that
+// reader (jackson-dataformat-yaml 2.17) ignores anchors and turns an alias
+// *name into the text "name" wherever it stands. Each alias becomes that
+// text, with a warning; an alias used as a key is an error there too.
+func (d *decoder) literalAliases(root *yaml.Node) error {
+	var firstErr error
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.AliasNode {
+			d.warnf(n, "write the value out in full, or quote \"*"+n.Value+"\" if you mean the text",
+				"*%s is read as the text %q: Maestro 1.39 does not resolve YAML aliases, and neither does flow", n.Value, n.Value)
+			*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: n.Value, Line: n.Line, Column: n.Column}
+			return
+		}
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 0 && c.Kind == yaml.AliasNode && firstErr == nil {
+				firstErr = d.errorf(c, "an alias (*%s) cannot be a key", c.Value).
+					WithHint("write the key out: Maestro's YAML reader refuses an alias where a key belongs")
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	return firstErr
 }
 
 // visit counts one decoding of mapping n and refuses it past maxVisits,
@@ -185,6 +184,9 @@ func (d *decoder) checkKeys(what string, ps []pair, allowed []string) error {
 			hint := what + " accepts: " + strings.Join(allowed, ", ")
 			if near := canonical.Closest(p.key, allowed); near != "" {
 				hint = fmt.Sprintf("did you mean %q? %s", near, hint)
+			}
+			if p.key == "<<" {
+				hint = mergeHint
 			}
 			return d.errorf(p.keyN, "unknown key %q in %s", p.key, what).WithHint(hint)
 		}

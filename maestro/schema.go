@@ -814,8 +814,8 @@ func cutStub() []any { return []any{"back"} }
 
 // convert turns a node into map[string]any, []any, string, int64, float64,
 // bool or nil, by the scalar's resolved tag: keys stay text (true: is the
-// key "true"), inputText: 4 is the number 4, and merge keys (<<) are
-// expanded as the loader expands them. ptr is where n is (used only while
+// key "true"), inputText: 4 is the number 4, and a merge key (<<) is a key
+// like any other, as Maestro reads it. ptr is where n is (used only while
 // booking); cut says which command lists to cut out of a mapping.
 func (in *instance) convert(n *yaml.Node, ptr string, cut *cutRule) (any, error) {
 	if !in.book {
@@ -869,25 +869,16 @@ func (in *instance) convert(n *yaml.Node, ptr string, cut *cutRule) (any, error)
 	return out, nil
 }
 
-// mapping adds n's entries to out. Keys already in out win: explicit keys
-// over merged ones, and the first of duplicate keys (which the loader
-// reports itself).
+// mapping adds n's entries to out as Maestro's reader sees them: the last
+// of duplicate keys wins (the loader warns).
 func (in *instance) mapping(n *yaml.Node, ptr string, out map[string]any, cut *cutRule) error {
 	in.active[n] = true
 	defer delete(in.active, n)
-	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-			merges = append(merges, val)
-			continue
-		}
 		key := k.Value
 		if k.Kind != yaml.ScalarNode {
 			key = "(" + kindName(k) + ")"
-		}
-		if _, dup := out[key]; dup {
-			continue
 		}
 		var p string
 		if in.book {
@@ -914,25 +905,6 @@ func (in *instance) mapping(n *yaml.Node, ptr string, out map[string]any, cut *c
 			return err
 		}
 		out[key] = cv
-	}
-	for _, m := range merges {
-		m := resolve(m)
-		if m == nil {
-			continue
-		}
-		sources := []*yaml.Node{m}
-		if m.Kind == yaml.SequenceNode {
-			sources = m.Content
-		}
-		for _, s := range sources {
-			s = resolve(s)
-			if s == nil || s.Kind != yaml.MappingNode || in.active[s] {
-				continue
-			}
-			if err := in.mapping(s, ptr, out, cut); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }

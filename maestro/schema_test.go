@@ -532,11 +532,9 @@ func TestSchemaAcceptsEveryCommandForm(t *testing.T) {
     optional: true`},
 		{"travel", "- travel: {points: [\"52.52,13.405\", \"52.53, 13.41\"], speed: 10}\n- travel: {points: [\"-33.8,151.2\"]}"},
 		{"setAirplaneMode", "- setAirplaneMode: enabled\n- setAirplaneMode: Disabled\n- setAirplaneMode: {value: enabled, label: Offline}"},
-		{"anchors and merge keys", `- tapOn: &login {id: login, enabled: true}
+		{"anchors, aliases and duplicate keys, as Maestro reads them", `- tapOn: &login {id: login, enabled: true}
 - assertVisible: *login
-- tapOn:
-    <<: *login
-    enabled: false`},
+- tapOn: {text: Buy, text: Sell}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -824,14 +822,15 @@ func TestSchemaConvert(t *testing.T) {
     when:
       true: ${ok}
 - inputText: 4
-- tapOn: &sel
+- tapOn:
     text: "007"
     enabled: true
     width: 1_000
     index: 1.5
 - assertVisible:
-    <<: *sel
+    text: first
     text: override
+    <<: {enabled: true}
 - hide keyboard: {label: ~}
 `))
 	if err != nil {
@@ -844,9 +843,10 @@ func TestSchemaConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(value)
+	// As Maestro reads it: the last of duplicate keys wins and << is a key.
 	want := `[{"runFlow":{"when":{"true":"${ok}"}}},{"inputText":4},` +
 		`{"tapOn":{"enabled":true,"index":1.5,"text":"007","width":1000}},` +
-		`{"assertVisible":{"enabled":true,"index":1.5,"text":"override","width":1000}},` +
+		`{"assertVisible":{"\u003c\u003c":{"enabled":true},"text":"override"}},` +
 		`{"hide keyboard":{"label":null}}]`
 	if string(got) != want {
 		t.Errorf("converted:\n got  %s\n want %s", got, want)
@@ -854,17 +854,16 @@ func TestSchemaConvert(t *testing.T) {
 	for ptr, want := range map[string]string{
 		"/0/runFlow/when/true":       "3:13", // value node
 		"/3/assertVisible/text":      "12:11",
-		"/3/assertVisible/enabled":   "7:14", // merged: where the anchor wrote it
-		"/4/hide%20keyboard/label":   "13:26",
+		"/3/assertVisible/%3C%3C":    "13:9",
+		"/4/hide%20keyboard/label":   "14:26",
 		"/1/inputText":               "4:14",
 		"/0/runFlow/when":            "3:7",
-		"/2/tapOn":                   "5:10", // the anchor
+		"/2/tapOn":                   "6:5",
 		"/3/assertVisible":           "11:5",
 		"/2":                         "5:3",
 		"":                           "1:1",
 		"/2/tapOn/width":             "8:12",
 		"/0/runFlow":                 "2:5",
-		"/3/assertVisible/<<":        "",
 		"/3/assertVisible/undefined": "",
 	} {
 		n, ok := in.nodes[ptr]

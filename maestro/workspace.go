@@ -57,6 +57,9 @@ func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 		return cfg, nil
 	}
 	n := docs[0]
+	if err := d.literalAliases(n); err != nil {
+		return cfg, err
+	}
 	if n.Kind != yaml.MappingNode {
 		return cfg, d.errorf(n, "workspace config must be a mapping, got %s", kindName(n)).
 			WithHint("flows: [\"**\"]\nincludeTags: [smoke]")
@@ -78,6 +81,8 @@ func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 			err = d.executionOrder(p.value, &cfg)
 		case "local":
 			err = d.local(p.value, &cfg)
+		case "<<":
+			d.warnf(p.keyN, mergeHint, "the workspace config ignores <<, as Maestro does")
 		default:
 			if near := canonical.Closest(p.key, known); near != "" {
 				d.warnf(p.keyN, fmt.Sprintf("did you mean %q?", near), "workspace config key %q is ignored", p.key)

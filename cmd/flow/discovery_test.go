@@ -154,3 +154,27 @@ func TestCheckAndTestRefuseMediaOutsideTheWorkspace(t *testing.T) {
 		})
 	}
 }
+
+// TestWarningsInCheckAndTest: what Maestro accepts but a reader should
+// know is a warning with file:line:col in flow check and in flow test, and
+// the flow runs.
+func TestWarningsInCheckAndTest(t *testing.T) {
+	t.Parallel()
+	flow := "testdata/warnings/lenient.yaml"
+	want := []string{
+		flow + `:6:31: INVALID_ARGS: duplicate key "text" (first given at line 6): Maestro uses this last value`,
+		flow + ":7:26: INVALID_ARGS: swipe ignores speed (Maestro does too)",
+	}
+	check := runFlow(t, "", "check", flow)
+	test := runFlow(t, "", "test", "--device", "sim", flow)
+	for _, r := range []result{check, test} {
+		if r.code != 0 {
+			t.Fatalf("want exit 0:\n%s", r)
+		}
+		for _, w := range want {
+			if !strings.Contains(r.stdout, "warning: "+w) {
+				t.Errorf("output lacks %q:\n%s", w, r)
+			}
+		}
+	}
+}
