@@ -295,17 +295,19 @@ func (c *cmd) arguments(n *yaml.Node) ([]canonical.LaunchArgument, error) {
 				WithHint("launch arguments are booleans, numbers or text")
 		}
 		arg := canonical.LaunchArgument{Key: canonical.Text(p.key, c.d.pos(p.keyN))}
-		switch v.Tag {
-		case "!!bool":
-			arg.Value = strings.EqualFold(v.Value, "true")
-		case "!!int":
-			i, err := strconv.ParseInt(strings.ReplaceAll(v.Value, "_", ""), 0, 64)
-			if err != nil {
+		// Maestro reads arguments as Map<String, Any>: typed by YAML 1.1
+		// (yes is a boolean, 017 octal), as javaScalar says.
+		switch javaScalar(v) {
+		case javaBool:
+			arg.Value = yaml11True(v.Value)
+		case javaInt, javaBigInt:
+			i, ok := parseYAML11Int(strings.ReplaceAll(v.Value, "_", ""))
+			if !ok || !i.IsInt64() {
 				return nil, c.d.errorf(v, "launch argument %s is not a 64-bit whole number: %s", p.key, v.Value).
 					WithHint("quote the value to pass it as text")
 			}
-			arg.Value = i
-		case "!!float":
+			arg.Value = i.Int64()
+		case javaFloat:
 			f, err := strconv.ParseFloat(strings.ReplaceAll(v.Value, "_", ""), 64)
 			if err != nil || !canonical.IsFinite(f) {
 				return nil, c.d.errorf(v, "launch argument %s is not a finite number: %s", p.key, v.Value).
@@ -481,18 +483,24 @@ func decodeAssertTrue(c *cmd) (canonical.Command, error) {
 		for _, p := range ps {
 			switch p.key {
 			case "condition":
-				if a.Condition, err = c.d.template(p.value, "condition"); err != nil {
+				s, err := c.d.castText(p.value, "assertTrue condition", false)
+				if err != nil {
 					return nil, err
 				}
+				a.Condition = canonical.Text(s, c.d.pos(resolve(p.value)))
 				found = true
 			case "label":
-				if a.Label, err = c.d.str(p.value, "label"); err != nil {
+				if a.Label, err = c.d.castText(p.value, "assertTrue label", true); err != nil {
 					return nil, err
 				}
 			case "optional":
-				if a.Optional, err = c.d.boolean(p.value, "optional"); err != nil {
-					return nil, err
+				// Cast to Boolean: a YAML 1.1 boolean (yes, on, true, ...)
+				// passes, quoted text or null does not.
+				if javaScalar(p.value) != javaBool {
+					return nil, c.d.errorf(p.value, "assertTrue optional must be true or false, got %s: Maestro casts it to a boolean and fails", describe(p.value)).
+						WithHint("write optional: true or optional: false, without quotes")
 				}
+				a.Optional = yaml11True(resolve(p.value).Value)
 			default:
 				c.d.warnf(p.keyN, "assertTrue reads condition, label and optional", "assertTrue ignores %s (Maestro does too)", p.key)
 			}
@@ -502,7 +510,11 @@ func decodeAssertTrue(c *cmd) (canonical.Command, error) {
 		}
 		return a, nil
 	}
-	t, err := c.d.template(n, "assertTrue")
+	if n == nil || n.Kind != yaml.ScalarNode {
+		_, err := c.d.template(n, "assertTrue")
+		return nil, err
+	}
+	t, err := c.d.anyText(n, "assertTrue", false)
 	if err != nil {
 		return nil, err
 	}
@@ -611,6 +623,10 @@ func extOf(p string) string {
 	return ""
 }
 
+// decodeInputText, decodeAssertTrue and decodeEvalScript follow Maestro's
+// delegating creators (YamlInputText.kt and its two siblings): a scalar of
+// any type becomes its text; in the mapping form each value is cast to
+// String (or Boolean) and a value of another type fails that cast.
 func decodeInputText(c *cmd) (canonical.Command, error) {
 	n := resolve(c.value)
 	if n != nil && n.Kind == yaml.MappingNode {
@@ -623,12 +639,14 @@ func decodeInputText(c *cmd) (canonical.Command, error) {
 		for _, p := range ps {
 			switch p.key {
 			case "text":
-				if it.Text, err = c.d.template(p.value, "text"); err != nil {
+				s, err := c.d.castText(p.value, "inputText text", false)
+				if err != nil {
 					return nil, err
 				}
+				it.Text = canonical.Text(s, c.d.pos(resolve(p.value)))
 				found = true
 			case "label":
-				if it.Label, err = c.d.str(p.value, "label"); err != nil {
+				if it.Label, err = c.d.castText(p.value, "inputText label", true); err != nil {
 					return nil, err
 				}
 			default:
@@ -636,11 +654,16 @@ func decodeInputText(c *cmd) (canonical.Command, error) {
 			}
 		}
 		if !found {
-			return nil, c.d.errorf(c.keyN, "inputText needs text").WithHint("inputText: hello@example.com")
+			c.d.warnf(c.keyN, "add text: the text to type", "inputText without text types nothing (Maestro types an empty text)")
+			it.Text = canonical.Text("", c.d.pos(n))
 		}
 		return it, nil
 	}
-	t, err := c.d.template(n, "inputText")
+	if n == nil || n.Kind != yaml.ScalarNode {
+		_, err := c.d.template(n, "inputText")
+		return nil, err
+	}
+	t, err := c.d.anyText(n, "inputText", false)
 	if err != nil {
 		return nil, err
 	}
@@ -995,12 +1018,14 @@ func decodeEvalScript(c *cmd) (canonical.Command, error) {
 		for _, p := range ps {
 			switch p.key {
 			case "script":
-				if e.Script, err = c.d.template(p.value, "script"); err != nil {
+				s, err := c.d.castText(p.value, "evalScript script", false)
+				if err != nil {
 					return nil, err
 				}
+				e.Script = canonical.Text(s, c.d.pos(resolve(p.value)))
 				found = true
 			case "label":
-				if e.Label, err = c.d.str(p.value, "label"); err != nil {
+				if e.Label, err = c.d.castText(p.value, "evalScript label", true); err != nil {
 					return nil, err
 				}
 			default:
@@ -1008,11 +1033,16 @@ func decodeEvalScript(c *cmd) (canonical.Command, error) {
 			}
 		}
 		if !found {
-			return nil, c.d.errorf(c.keyN, "evalScript needs script").WithHint("evalScript: ${output.count = 0}")
+			c.d.warnf(c.keyN, "add script: ${...}", "evalScript without script does nothing (Maestro evaluates an empty script)")
+			e.Script = canonical.Text("", c.d.pos(n))
 		}
 		return e, nil
 	}
-	t, err := c.d.template(n, "evalScript")
+	if n == nil || n.Kind != yaml.ScalarNode {
+		_, err := c.d.template(n, "evalScript")
+		return nil, err
+	}
+	t, err := c.d.anyText(n, "evalScript", false)
 	if err != nil {
 		return nil, err
 	}

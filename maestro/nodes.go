@@ -3,6 +3,8 @@ package maestro
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -144,7 +146,7 @@ func (d *decoder) literalAliases(root *yaml.Node) error {
 		if n.Kind == yaml.AliasNode {
 			d.warnf(n, "write the value out in full, or quote \"*"+n.Value+"\" if you mean the text",
 				"*%s is read as the text %q: Maestro 1.39 does not resolve YAML aliases, and neither does flow", n.Value, n.Value)
-			*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: n.Value, Line: n.Line, Column: n.Column}
+			*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: n.Value, Line: n.Line, Column: n.Column}
 			return
 		}
 		for i, c := range n.Content {
@@ -338,4 +340,256 @@ func yamlScannerProblems() []string {
 func yamlErrorText(err error) string {
 	s := strings.TrimPrefix(err.Error(), "yaml: ")
 	return yamlLinePrefixRe.ReplaceAllString(s, "")
+}
+
+// javaKind is what Maestro's reader makes of a scalar where it takes a
+// value of any type (Jackson's untyped deserializer): SnakeYAML's YAML 1.1
+// resolver types plain scalars, and Jackson turns integers that fit no
+// long into BigInteger.
+type javaKind int
+
+const (
+	javaString javaKind = iota
+	javaNull
+	javaBool
+	javaInt
+	javaBigInt
+	javaFloat
+)
+
+var (
+	yaml11Bool  = regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
+	yaml11Null  = regexp.MustCompile(`^(?:~|null|Null|NULL| )?$`)
+	yaml11Int   = regexp.MustCompile(`^(?:[-+]?0b_*[0-1]+[0-1_]*|[-+]?0_*[0-7]+[0-7_]*|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x_*[0-9a-fA-F]+[0-9a-fA-F_]*)$`)
+	yaml11Sexa  = regexp.MustCompile(`^[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+$`)
+	yaml11Float = regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+)
+
+// javaScalar types a scalar as Maestro's reader does.
+func javaScalar(n *yaml.Node) javaKind {
+	n = resolve(n)
+	if n == nil {
+		return javaNull
+	}
+	if n.Kind != yaml.ScalarNode {
+		return -1
+	}
+	v := n.Value
+	if n.Style&yaml.TaggedStyle != 0 {
+		switch n.ShortTag() {
+		case "!!null":
+			return javaNull
+		case "!!bool":
+			if yaml11Bool.MatchString(v) {
+				return javaBool
+			}
+		case "!!int":
+			return intKind(v)
+		case "!!float":
+			return javaFloat
+		}
+		return javaString
+	}
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return javaString
+	}
+	switch {
+	case yaml11Null.MatchString(v):
+		return javaNull
+	case yaml11Bool.MatchString(v):
+		return javaBool
+	case yaml11Int.MatchString(v):
+		return intKind(v)
+	case yaml11Sexa.MatchString(v):
+		return javaString // Jackson reads base-60 "integers" as text
+	case yaml11Float.MatchString(v):
+		return javaFloat
+	}
+	return javaString
+}
+
+// intKind is an integer's Java type: a long, or BigInteger past it.
+func intKind(v string) javaKind {
+	s := strings.ReplaceAll(v, "_", "")
+	sign := ""
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		sign, s = s[:1], s[1:]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0b"):
+		base, s = 2, s[2:]
+	case strings.HasPrefix(s, "0x"):
+		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base = 8
+	}
+	if _, err := strconv.ParseInt(sign+s, base, 64); err != nil {
+		return javaBigInt
+	}
+	return javaInt
+}
+
+func (k javaKind) phrase() string {
+	switch k {
+	case javaNull:
+		return "null"
+	case javaBool:
+		return "a boolean"
+	case javaInt, javaFloat:
+		return "a number"
+	case javaBigInt:
+		return "a whole number too large for Maestro"
+	case javaString:
+		return "text"
+	}
+	return "a list or a mapping"
+}
+
+// castText reads a value Maestro casts to String (as String, or as
+// String? when nullable): anything its reader does not type as text fails
+// that cast, so flow refuses it here with the way out.
+func (d *decoder) castText(n *yaml.Node, what string, nullable bool) (string, error) {
+	k := javaScalar(n)
+	switch {
+	case k == javaString:
+		return resolve(n).Value, nil
+	case k == javaNull && nullable:
+		return "", nil
+	}
+	hint, got := "write text here", k.phrase()
+	if r := resolve(n); r != nil && r.Kind != yaml.ScalarNode {
+		got = kindName(r)
+	} else if k != javaNull {
+		hint = fmt.Sprintf("quote it to pass it as text: %s: %q", lastWord(what), r.Value)
+		got += " " + strconv.Quote(r.Value)
+	}
+	return "", d.errorf(n, "%s must be text, got %s: Maestro casts it to text and fails", what, got).WithHint(hint)
+}
+
+func lastWord(s string) string { return s[strings.LastIndex(s, " ")+1:] }
+
+// javaText is the text Maestro gets from a scalar it reads as a value of
+// any type and then turns into text (a selector written as a scalar,
+// inputText: 4): booleans become true/false, integers their decimal
+// value, floats Java's Double.toString. ok is false for a list, a mapping
+// or null.
+func javaText(n *yaml.Node) (string, bool) {
+	k := javaScalar(n)
+	r := resolve(n)
+	v := strings.ReplaceAll(r.Value, "_", "")
+	switch k {
+	case javaString:
+		return r.Value, true
+	case javaBool:
+		return strconv.FormatBool(yaml11True(r.Value)), true
+	case javaInt, javaBigInt:
+		if i, ok := parseYAML11Int(v); ok {
+			return i.String(), true
+		}
+		return r.Value, true
+	case javaFloat:
+		switch strings.TrimLeft(v, "+") {
+		case ".inf", ".Inf", ".INF":
+			return "Infinity", true
+		case "-.inf", "-.Inf", "-.INF":
+			return "-Infinity", true
+		case ".nan", ".NaN", ".NAN":
+			return "NaN", true
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return javaDouble(f), true
+		}
+		return r.Value, true
+	}
+	return "", false
+}
+
+func yaml11True(v string) bool {
+	switch strings.ToLower(v) {
+	case "yes", "true", "on":
+		return true
+	}
+	return false
+}
+
+// parseYAML11Int reads a YAML 1.1 integer (0b, 0x, leading-0 octal) of
+// any size.
+func parseYAML11Int(v string) (*big.Int, bool) {
+	neg := false
+	if v != "" && (v[0] == '-' || v[0] == '+') {
+		neg, v = v[0] == '-', v[1:]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(v, "0b"):
+		base, v = 2, v[2:]
+	case strings.HasPrefix(v, "0x"):
+		base, v = 16, v[2:]
+	case len(v) > 1 && v[0] == '0':
+		base = 8
+	}
+	i, ok := new(big.Int).SetString(v, base)
+	if ok && neg {
+		i.Neg(i)
+	}
+	return i, ok
+}
+
+// javaDouble renders f as Java's Double.toString does (JDK 19 and later,
+// the shortest digits that read back as f): plain between 10^-3 and 10^7,
+// else d.dddE±n, always with a digit after the point.
+func javaDouble(f float64) string {
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // -d.ddde±xx
+	sign := ""
+	if e[0] == '-' {
+		sign, e = "-", e[1:]
+	}
+	mant, expText, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expText)
+	digits := strings.Replace(mant, ".", "", 1)
+	abs := math.Abs(f)
+	if abs >= 1e-3 && abs < 1e7 {
+		point := exp + 1 // digits before the point
+		switch {
+		case point <= 0:
+			return sign + "0." + strings.Repeat("0", -point) + digits
+		case point >= len(digits):
+			return sign + digits + strings.Repeat("0", point-len(digits)) + ".0"
+		}
+		return sign + digits[:point] + "." + digits[point:]
+	}
+	frac := digits[1:]
+	if frac == "" {
+		frac = "0"
+	}
+	return sign + digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
+}
+
+// anyText reads a scalar Maestro takes as a value of any type and then
+// turns into text (javaText), warning where that text is not what the
+// file says. bigOK says whether Maestro accepts an integer past a long
+// there (a selector does; inputText, assertTrue and evalScript do not).
+func (d *decoder) anyText(n *yaml.Node, what string, bigOK bool) (canonical.Template, error) {
+	r := resolve(n)
+	k := javaScalar(r)
+	if k == javaBigInt && !bigOK {
+		return canonical.Template{}, d.errorf(n, "%s %s is a whole number too large for Maestro, which refuses it here", what, r.Value).
+			WithHint(fmt.Sprintf("quote it to pass it as text: %s: %q", what, r.Value))
+	}
+	text, ok := javaText(r)
+	if !ok || k == javaNull {
+		return d.template(n, what)
+	}
+	if text != r.Value {
+		d.warnf(n, fmt.Sprintf("quote it to keep the text as written: %q", r.Value),
+			"Maestro reads %s here as %s and uses the text %q; so does flow", r.Value, k.phrase(), text)
+	}
+	return canonical.Text(text, d.pos(r)), nil
 }

@@ -27,7 +27,12 @@ func (d *decoder) selector(n *yaml.Node, what string, extra []string) (*canonica
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		t := canonical.Text(n.Value, d.pos(n))
+		// Maestro reads the selector union as a tree and takes a scalar's
+		// text from its typed value (tapOn: 1.50 looks for "1.5").
+		t, err := d.anyText(n, what, true)
+		if err != nil {
+			return nil, nil, false, err
+		}
 		sel.Text = &t
 		return sel, nil, false, nil
 	case yaml.SequenceNode:
