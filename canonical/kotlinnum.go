@@ -146,3 +146,23 @@ func decimalDigit(c rune) int {
 	}
 	return d
 }
+
+// ParseMaestroPoint reads a tap point as Maestro's TapOnPointV2 does
+// (Orchestra.kt): a point holding a % anywhere is a percentage point, with
+// every % dropped; the text is split at commas and the first two parts,
+// trimmed of white space (Kotlin's trim), are read with toInt. Parts after
+// the second are ignored (extra reports them); anything else fails, as a
+// decimal does in Maestro.
+func ParseMaestroPoint(s string) (x, y int, percent, extra, ok bool) {
+	percent = strings.Contains(s, "%")
+	if percent {
+		s = strings.ReplaceAll(s, "%", "")
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) < 2 {
+		return 0, 0, percent, false, false
+	}
+	x, okX := ParseKotlinInt(strings.TrimFunc(parts[0], unicode.IsSpace))
+	y, okY := ParseKotlinInt(strings.TrimFunc(parts[1], unicode.IsSpace))
+	return x, y, percent, len(parts) > 2, okX && okY
+}

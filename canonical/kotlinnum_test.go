@@ -131,3 +131,30 @@ func FuzzRepeatCount(f *testing.F) {
 		}
 	})
 }
+
+// TestParseMaestroPoint: Maestro trims each number and reads it with
+// toInt; a % anywhere makes both percentages; a third part is ignored.
+func TestParseMaestroPoint(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in                 string
+		x, y               int
+		percent, extra, ok bool
+	}{
+		{"235, 681", 235, 681, false, false, true},
+		{" 235 ,\t681 ", 235, 681, false, false, true},
+		{"50%, 80%", 50, 80, true, false, true},
+		{"50%,80", 50, 80, true, false, true},
+		{"-5,+10", -5, 10, false, false, true},
+		{"1,2,3", 1, 2, false, true, true},
+		{"1.5,2", 0, 2, false, false, false},
+		{"1", 0, 0, false, false, false},
+		{"a,b", 0, 0, false, false, false},
+		{"2147483648,1", 0, 1, false, false, false},
+	} {
+		x, y, percent, extra, ok := canonical.ParseMaestroPoint(c.in)
+		if ok != c.ok || (ok && (x != c.x || y != c.y)) || percent != c.percent || extra != c.extra {
+			t.Errorf("ParseMaestroPoint(%q) = %d, %d, %v, %v, %v", c.in, x, y, percent, extra, ok)
+		}
+	}
+}

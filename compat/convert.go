@@ -2,6 +2,7 @@ package compat
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 
@@ -88,6 +89,17 @@ func commandJSON(c canonical.Command) (any, error) {
 	}
 	delete(m, "at")
 	delete(m, "as")
+	if p, ok := m["point"].(string); ok && !strings.Contains(p, "${") {
+		// A tap point is what Maestro reads from it: "235, 681" and
+		// "235,681" tap at the same place.
+		if x, y, percent, _, ok := canonical.ParseMaestroPoint(p); ok {
+			unit := ""
+			if percent {
+				unit = "%"
+			}
+			m["point"] = fmt.Sprintf("%d%s,%d%s", x, unit, y, unit)
+		}
+	}
 	return m, nil
 }
 

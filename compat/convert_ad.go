@@ -664,31 +664,35 @@ func (w *adWriter) target(t *canonical.Tap) ([]string, []string) {
 	return nil, []string{"the tap has neither a point nor an element"}
 }
 
-var adPointRe = regexp.MustCompile(`^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$`)
-
-// adPoint reads a tap point as .ad's "x y": whole numbers or decimals in
-// the form .ad writes back.
+// adPoint reads a tap point as .ad's "x y". A Maestro point is trimmed
+// and read as whole numbers (canonical.ParseMaestroPoint), so "235, 681"
+// is exactly tap 235 681; a point from .ad may have decimals, written back
+// as .ad writes them.
 func adPoint(t canonical.Template) ([]string, string) {
 	raw := t.Raw
 	if t.HasExpr() {
 		return []string{raw}, fmt.Sprintf("point %q holds an expression; .ad taps at numbers", raw)
 	}
-	if strings.Contains(raw, "%") {
+	x, y, percent, _, ok := canonical.ParseMaestroPoint(raw)
+	switch {
+	case percent:
 		return nil, fmt.Sprintf("point %q is a percentage of the screen; .ad taps at coordinates only", raw)
+	case ok:
+		return []string{strconv.Itoa(x), strconv.Itoa(y)}, ""
 	}
-	m := adPointRe.FindStringSubmatch(raw)
-	if m == nil || canonical.FormatNumber(canonical.ParseNumber(m[1])) != m[1] || canonical.FormatNumber(canonical.ParseNumber(m[2])) != m[2] {
-		parts := strings.Split(raw, ",")
-		if len(parts) == 2 {
-			x, y := canonical.ParseNumber(parts[0]), canonical.ParseNumber(parts[1])
-			if canonical.IsFinite(x) && canonical.IsFinite(y) {
-				return []string{canonical.FormatNumber(x), canonical.FormatNumber(y)},
-					fmt.Sprintf("point %q would be written %s,%s", raw, canonical.FormatNumber(x), canonical.FormatNumber(y))
+	parts := strings.Split(raw, ",")
+	if len(parts) == 2 {
+		xs, ys := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
+		fx, fy := canonical.ParseNumber(xs), canonical.ParseNumber(ys)
+		if canonical.IsFinite(fx) && canonical.IsFinite(fy) {
+			if canonical.FormatNumber(fx) == xs && canonical.FormatNumber(fy) == ys {
+				return []string{xs, ys}, ""
 			}
+			return []string{canonical.FormatNumber(fx), canonical.FormatNumber(fy)},
+				fmt.Sprintf("point %q would be written %s,%s", raw, canonical.FormatNumber(fx), canonical.FormatNumber(fy))
 		}
-		return nil, fmt.Sprintf("point %q is not x,y", raw)
 	}
-	return []string{m[1], m[2]}, ""
+	return nil, fmt.Sprintf("point %q is not x,y", raw)
 }
 
 func (w *adWriter) tap(t *canonical.Tap) ([]Action, []string) {

@@ -3,7 +3,6 @@ package compat
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -507,8 +506,8 @@ func (w *maestroWriter) tap(t *canonical.Tap) (yNode, []string, string) {
 	var sel yNode = yMap{}
 	switch {
 	case t.Point != nil:
-		if !pointRe.MatchString(t.Point.Raw) && !t.Point.HasExpr() {
-			why = append(why, fmt.Sprintf("point %q is not \"x,y\" or \"x%%,y%%\"", t.Point.Raw))
+		if _, _, _, extra, ok := canonical.ParseMaestroPoint(t.Point.Raw); (!ok || extra) && !t.Point.HasExpr() {
+			why = append(why, fmt.Sprintf("point %q is not \"x,y\" or \"x%%,y%%\" with whole numbers, which Maestro taps at", t.Point.Raw))
 		}
 	case t.Selector != nil:
 		var w2 []string
@@ -519,9 +518,6 @@ func (w *maestroWriter) tap(t *canonical.Tap) (yNode, []string, string) {
 	}
 	return w.selectorItem(name, sel, extra, t.Meta), why, ""
 }
-
-// pointRe is Maestro's tap point.
-var pointRe = regexp.MustCompile(`^\s*(-?\d+(?:\.\d+)?)\s*(%?)\s*,\s*(-?\d+(?:\.\d+)?)\s*(%?)\s*$`)
 
 func (w *maestroWriter) assert(t *canonical.Assert) (yNode, []string, string) {
 	meta := t.Meta

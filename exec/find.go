@@ -382,20 +382,23 @@ func (r *run) tapOnce(ctx context.Context, p canonical.Point, t *canonical.Tap) 
 	return nil
 }
 
-// resolvePoint turns "x,y" or "x%,y%" into a screen point; percentages use
-// integer arithmetic on the screen size as Maestro does.
+// resolvePoint turns "x,y" or "x%,y%" into a screen point as Maestro does:
+// a % anywhere makes both numbers percentages, numbers after the second
+// are ignored, and percentages use integer arithmetic on the screen size.
+// Coordinates may have decimals (.ad taps at them; the Maestro loader
+// refuses them in literal points, as Maestro's toInt does).
 func resolvePoint(text string, vp canonical.Viewport, pos canonical.Pos) (canonical.Point, error) {
-	parts := strings.Split(text, ",")
+	percent := strings.Contains(text, "%")
+	parts := strings.Split(strings.ReplaceAll(text, "%", ""), ",")
 	bad := errorf(canonical.CodeInvalidArgs, "point %q is not \"x,y\" or \"x%%,y%%\"", text).At(pos).
 		WithHint(`write point: "540,1200" or point: "50%,80%"`)
-	if len(parts) != 2 {
+	if len(parts) < 2 {
 		return canonical.Point{}, bad
 	}
-	percent := strings.Contains(text, "%")
 	var v [2]float64
-	for i, p := range parts {
-		f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(p), "%")), 64)
-		if err != nil {
+	for i, p := range parts[:2] {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !canonical.IsFinite(f) {
 			return canonical.Point{}, bad
 		}
 		if percent && (f < 0 || f > 100) {

@@ -2,7 +2,6 @@ package maestro
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -408,43 +407,39 @@ func hasSelectorFields(s *canonical.Selector) bool {
 		s.Enabled != nil || s.Selected != nil || s.Checked != nil || s.Focused != nil
 }
 
-// pointPattern is a tap point: "x,y" or "x%,y%".
-func pointPattern() *regexp.Regexp {
-	return pointRe
-}
-
-// point reads a tap point. A literal point is checked now (any % makes both
-// numbers percentages, each 0..100); one with ${} is checked when it runs.
+// point reads a tap point. A literal point is checked now with Maestro's
+// rules (canonical.ParsePoint: whole numbers, each trimmed; any % makes
+// both percentages, each 0..100); one with ${} is checked when it runs.
 func (c *cmd) point(n *yaml.Node) (*canonical.Template, error) {
 	t, err := c.d.template(n, "point")
 	if err != nil {
 		return nil, err
 	}
 	if lit, ok := t.Literal(); ok {
-		if err := checkPoint(lit); err != nil {
+		extra, err := checkPoint(lit)
+		if err != nil {
 			return nil, err.At(c.d.pos(resolve(n)))
+		}
+		if extra {
+			c.d.warnf(n, "write two numbers: \"x,y\"", "point %q has more than two numbers; Maestro taps at the first two, and so does flow", lit)
 		}
 	}
 	return &t, nil
 }
 
-// checkPoint validates a literal point with Maestro's rules.
-func checkPoint(s string) *canonical.Error {
-	m := pointPattern().FindStringSubmatch(s)
-	if m == nil {
-		return canonical.Errorf(canonical.CodeInvalidArgs, "point %q is not \"x,y\" or \"x%%,y%%\"", s).
-			WithHint(`write point: "540,1200" (grid units) or point: "50%,80%"`)
+// checkPoint validates a literal point with Maestro's rules; extra says
+// it has parts after the second number, which Maestro ignores.
+func checkPoint(s string) (extra bool, err *canonical.Error) {
+	x, y, percent, extra, ok := canonical.ParseMaestroPoint(s)
+	if !ok {
+		return false, canonical.Errorf(canonical.CodeInvalidArgs, "point %q is not \"x,y\" or \"x%%,y%%\" with whole numbers", s).
+			WithHint(`write point: "540,1200" (grid units) or point: "50%,80%"; Maestro reads each number as a whole number and fails on anything else`)
 	}
-	if strings.Contains(s, "%") {
-		for _, v := range []string{m[1], m[3]} {
-			f, _ := strconv.ParseFloat(v, 64)
-			if f < 0 || f > 100 {
-				return canonical.Errorf(canonical.CodeInvalidArgs, "point %q has a percentage outside 0%%..100%%", s).
-					WithHint("percentages run from 0% (left/top edge) to 100% (right/bottom edge)")
-			}
-		}
+	if percent && (x < 0 || x > 100 || y < 0 || y > 100) {
+		return false, canonical.Errorf(canonical.CodeInvalidArgs, "point %q has a percentage outside 0%%..100%%", s).
+			WithHint("percentages run from 0% (left/top edge) to 100% (right/bottom edge)")
 	}
-	return nil
+	return extra, nil
 }
 
 func assertDecoder(visible bool) func(c *cmd) (canonical.Command, error) {

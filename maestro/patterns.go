@@ -5,7 +5,6 @@ import "regexp"
 // Compiled patterns. Package-level because compiling them per use dominated
 // loading a large workspace; they are immutable after init.
 var (
-	pointRe          = regexp.MustCompile(`^\s*(-?\d+(?:\.\d+)?)\s*(%?)\s*,\s*(-?\d+(?:\.\d+)?)\s*(%?)\s*$`)
 	coordinateRe     = regexp.MustCompile(`^\s*(-?\d+)\s*,\s*(-?\d+)\s*$`)
 	percentRe        = regexp.MustCompile(`^\s*(\d+(?:\.\d+)?)\s*%\s*,\s*(\d+(?:\.\d+)?)\s*%\s*$`)
 	yamlLineRe       = regexp.MustCompile(`line (\d+)`)

@@ -656,7 +656,7 @@ func TestSchemaErrors(t *testing.T) {
 		{name: "platform", file: "appId: x\n---\n- runFlow: {file: sub.yaml, when: {platform: Windows}}\n",
 			want: []string{`3:46 schema: runFlow.when.platform must be Android, iOS or Web, got "Windows"`}},
 		{name: "point", file: "appId: x\n---\n- tapOn: {point: middle}\n",
-			want: []string{`3:18 schema: tapOn.point must be "x,y" or "x%,y%", got "middle"`}},
+			want: []string{`3:18 schema: tapOn.point must be "x,y" or "x%,y%" with whole numbers, got "middle"`}},
 		{name: "whole number with ${}", file: "appId: x\n---\n- tapOn: {text: x, delay: \"${d}\"}\n",
 			want: []string{`3:27 schema: tapOn.delay must be a whole number (${...} cannot be used: Maestro reads it when the flow loads), got "${d}"`}},
 		{name: "media type", file: "appId: x\n---\n- addMedia: [notes.txt]\n",

@@ -543,3 +543,24 @@ func TestConvertRandomText(t *testing.T) {
 	}
 	sameFlowCommands(t, "random --to ad", adFlow, reloadAd(t, "random.ad", ad), nil)
 }
+
+// TestConvertPointWithSpaces: Maestro trims the numbers of a tap point, so
+// "235, 681" converts to .ad exactly, and back.
+func TestConvertPointWithSpaces(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "point.ad")
+	r := convertCLI(t, "testdata/convert/point-spaces.yaml", "--to", "ad", "--output", out)
+	if r.code != 0 {
+		t.Fatalf("convert: %s", r)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "\npress 235 681\npress 100 200\n") {
+		t.Fatalf("converted:\n%s", data)
+	}
+	if r := convertCLI(t, out, "--to", "maestro"); r.code != 0 || !strings.Contains(r.stdout, `point: "235,681"`) {
+		t.Fatalf("back: %s", r)
+	}
+}
