@@ -117,3 +117,14 @@ func RemovedCommand(name string) (Removed, bool) {
 	}
 	return Removed{}, false
 }
+
+// ScrollSpeedMs is how long each swipe of a scrollUntilVisible lasts at a
+// speed (Maestro's speedToDuration in Commands.kt): 10*(100-speed)+1 ms,
+// or 40 ms when that is negative (a speed above 100).
+func ScrollSpeedMs(speed int64) int64 {
+	d := 1000*(100-speed)/100 + 1
+	if d < 0 {
+		return 40
+	}
+	return d
+}

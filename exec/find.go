@@ -42,12 +42,13 @@ func (r *run) compile(ctx context.Context, s *canonical.Selector) (*query, error
 		if err != nil {
 			return nil, err
 		}
-		f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if perr != nil {
+		// Maestro's toDouble().toInt(): saturating, NaN is 0.
+		f, ok := canonical.ParseKotlinDouble(v)
+		if !ok {
 			return nil, errorf(canonical.CodeInvalidArgs, "index %q is not a number", v).At(s.Index.Pos).
 				WithHint("index counts matches top to bottom from 0")
 		}
-		i := int(f)
+		i := canonical.KotlinToInt(f)
 		q.index = &i
 	}
 	var err error

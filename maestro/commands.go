@@ -212,13 +212,15 @@ func decodeLaunchApp(c *cmd) (canonical.Command, error) {
 		return nil, err
 	}
 	if scalar != nil {
-		la.AppID = canonical.Text(scalar.Value, c.d.pos(scalar))
+		if la.AppID, err = c.d.appID(scalar, "launchApp"); err != nil {
+			return nil, err
+		}
 		return la, nil
 	}
 	la.Meta = c.meta
 	for _, k := range []string{"appId", "url"} {
 		if p, ok := fs[k]; ok {
-			if la.AppID, err = c.d.template(p.value, k); err != nil {
+			if la.AppID, err = c.d.appID(p.value, k); err != nil {
 				return nil, err
 			}
 		}
@@ -370,6 +372,9 @@ func tapDecoder(mode canonical.TapMode) func(c *cmd) (canonical.Command, error) 
 				return nil, err
 			}
 			if mode == canonical.TapSingle {
+				if n <= 0 {
+					c.d.warnf(p.value, "write repeat: 1 or more", "repeat %d taps once, as in Maestro", n)
+				}
 				t.Repeat = max(n, 1)
 			} else {
 				c.d.warnf(p.keyN, "remove repeat", "%s ignores repeat (Maestro does too)", c.name)
@@ -382,14 +387,19 @@ func tapDecoder(mode canonical.TapMode) func(c *cmd) (canonical.Command, error) 
 			}
 			if n >= 0 {
 				t.DelayMs = n
+			} else {
+				c.d.warnf(p.value, "write a delay of 0 ms or more", "delay %d ms waits %d ms between taps, as in Maestro", n, t.DelayMs)
 			}
 		}
 		if p, ok := ex["waitToSettleTimeoutMs"]; ok {
-			n, err := c.d.integer(p.value, "waitToSettleTimeoutMs")
+			n, err := c.d.settleTimeout(p.value)
 			if err != nil {
 				return nil, err
 			}
-			n = min(n, 30000)
+			if n > 30000 {
+				c.d.warnf(p.value, "write at most 30000", "waitToSettleTimeoutMs %d waits at most 30000 ms, as Maestro caps it", n)
+				n = 30000
+			}
 			t.WaitToSettleTimeoutMs = &n
 		}
 		c.ignored(ex, "start", "end")
@@ -685,6 +695,8 @@ func randomDecoder(kind string, hasLength bool) func(c *cmd) (canonical.Command,
 				}
 				if n > 0 {
 					r.Length = n
+				} else {
+					c.d.warnf(p.value, "write a length of 1 or more", "length %d types 8 characters, as in Maestro", n)
 				}
 			}
 		}
@@ -788,6 +800,12 @@ func decodeEraseText(c *cmd) (canonical.Command, error) {
 		if e.Count, err = c.d.integer(countN, "charactersToErase"); err != nil {
 			return nil, err
 		}
+		if e.Count < 0 {
+			// Maestro passes it to the device: Android's driver erases
+			// nothing, iOS's cannot repeat a key a negative number of times.
+			return nil, c.d.errorf(countN, "charactersToErase %d is negative: Maestro's drivers disagree on it (Android erases nothing, iOS fails)", e.Count).
+				WithHint("write the number of characters to erase, 0 or more; leave it out to erase up to 50")
+		}
 	}
 	return e, nil
 }
@@ -862,8 +880,14 @@ func decodeExtendedWait(c *cmd) (canonical.Command, error) {
 			t.Raw = strings.ReplaceAll(t.Raw, "_", "")
 		}
 		if lit, ok := t.Literal(); ok {
-			if _, perr := strconv.ParseFloat(lit, 64); perr != nil {
-				return nil, c.d.errorf(p.value, "timeout %q is not a number of milliseconds", lit).WithHint("timeout: 10000")
+			// Maestro reads it with toLong when the command runs.
+			v, ok := kotlinLong(lit)
+			if !ok {
+				return nil, c.d.errorf(p.value, "timeout %q is not a whole number of milliseconds: Maestro reads it with toLong and fails", lit).
+					WithHint("timeout: 10000 (digits only, _ allowed: no decimals)")
+			}
+			if v < 0 {
+				c.d.warnf(p.value, "write 0 or more", "timeout %d checks once, as 0 does (Maestro too)", v)
 			}
 		}
 		a.TimeoutMs = &t
@@ -895,10 +919,10 @@ func (c *cmd) appID() (canonical.Template, error) {
 		return canonical.Template{}, err
 	}
 	if scalar != nil {
-		return canonical.Text(scalar.Value, c.d.pos(scalar)), nil
+		return c.d.appID(scalar, c.name)
 	}
 	if p, ok := fs["appId"]; ok {
-		return c.d.template(p.value, "appId")
+		return c.d.appID(p.value, "appId")
 	}
 	return c.f.appID, nil
 }
@@ -919,7 +943,8 @@ func decodeSetLocation(c *cmd) (canonical.Command, error) {
 			return nil, err
 		}
 		if lit, ok := t.Literal(); ok {
-			if _, perr := strconv.ParseFloat(strings.TrimSpace(lit), 64); perr != nil {
+			// Maestro reads it with Kotlin's toDouble when the command runs.
+			if _, ok := canonical.ParseKotlinDouble(lit); !ok {
 				return nil, c.d.errorf(p.value, "%s %q is not a number", k, lit).WithHint(k + ": 52.52")
 			}
 		}
@@ -966,6 +991,12 @@ func decodeTravel(c *cmd) (canonical.Command, error) {
 		if tr.SpeedMPS, err = c.d.number(p.value, "speed"); err != nil {
 			return nil, err
 		}
+		if tr.SpeedMPS <= 0 {
+			// Maestro sleeps distance/speed between steps: a negative sleep
+			// fails, a zero speed sleeps forever.
+			return nil, c.d.errorf(p.value, "travel speed %s m/s does not move: Maestro fails on it or waits forever", canonical.FormatNumber(tr.SpeedMPS)).
+				WithHint("write a speed above 0 in meters per second, such as speed: 10")
+		}
 	}
 	return tr, nil
 }
@@ -994,8 +1025,11 @@ func decodeWaitForAnimation(c *cmd) (canonical.Command, error) {
 	}
 	w := &canonical.WaitForAnimation{Meta: c.meta, TimeoutMs: 15000}
 	if p, ok := fs["timeout"]; ok && !isNull(p.value) {
-		if w.TimeoutMs, err = c.d.integer(p.value, "timeout"); err != nil {
+		if w.TimeoutMs, err = c.d.whole(p.value, "timeout", javaLongField); err != nil {
 			return nil, err
+		}
+		if w.TimeoutMs < 0 {
+			c.d.warnf(p.value, "write 0 or more", "timeout %d compares the screen once, as 0 does (Maestro too)", w.TimeoutMs)
 		}
 	}
 	return w, nil
@@ -1053,9 +1087,6 @@ func decodeSetAirplaneMode(c *cmd) (canonical.Command, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.d.checkKeys("setAirplaneMode", ps, []string{"value", "label", "optional"}); err != nil {
-			return nil, err
-		}
 		valueN = nil
 		for _, p := range ps {
 			switch p.key {
@@ -1065,8 +1096,8 @@ func decodeSetAirplaneMode(c *cmd) (canonical.Command, error) {
 				if m.Label, err = c.d.str(p.value, "label"); err != nil {
 					return nil, err
 				}
-			case "optional":
-				c.d.warnf(p.keyN, "remove optional", "setAirplaneMode ignores optional (Maestro does too)")
+			default:
+				c.d.warnf(p.keyN, "remove "+p.key, "setAirplaneMode ignores %s (Maestro does too)", p.key)
 			}
 		}
 	}
@@ -1077,11 +1108,18 @@ func decodeSetAirplaneMode(c *cmd) (canonical.Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch strings.ToLower(s) {
-	case "enabled":
+	// Maestro's deserializer (YamlSetAirplaneMode.kt) wants value: exactly
+	// enabled or disabled, and a scalar that contains either word.
+	short := valueN == n
+	switch {
+	case s == "enabled", short && strings.Contains(s, "enabled"):
 		return &canonical.SetAirplaneMode{Meta: m, Enabled: true}, nil
-	case "disabled":
+	case s == "disabled", short && strings.Contains(s, "disabled"):
 		return &canonical.SetAirplaneMode{Meta: m, Enabled: false}, nil
 	}
-	return nil, c.d.errorf(valueN, "setAirplaneMode takes enabled or disabled, got %q", s).WithHint("setAirplaneMode: enabled")
+	hint := "setAirplaneMode: enabled"
+	if l := strings.ToLower(s); l == "enabled" || l == "disabled" {
+		hint = fmt.Sprintf("write %s in lower case: Maestro compares it exactly", l)
+	}
+	return nil, c.d.errorf(valueN, "setAirplaneMode takes enabled or disabled, got %q", s).WithHint(hint)
 }

@@ -54,6 +54,7 @@ func families() map[string]family {
 		"ai":                 aiFamily(),
 		"unknown":            unknownFamily(),
 		"structure":          structureFamily(),
+		"numbers":            numbersFamily(),
 	}
 }
 
@@ -79,6 +80,7 @@ func TestScripts(t *testing.T)            { scriptFamily().run(t) }
 func TestAICommands(t *testing.T)         { aiFamily().run(t) }
 func TestUnknownCommands(t *testing.T)    { unknownFamily().run(t) }
 func TestCommandStructure(t *testing.T)   { structureFamily().run(t) }
+func TestNumbers(t *testing.T)            { numbersFamily().run(t) }
 
 func launchAppFamily() family {
 	return family{
@@ -195,8 +197,12 @@ func tapFamily() family {
 				want: `flows/main.yaml:3:18: INVALID_ARGS: point "50%" is not "x,y" or "x%,y%" with whole numbers`},
 			{name: "tapOn repeat not a number", in: "- tapOn: {text: a, repeat: twice}\n",
 				want: `flows/main.yaml:3:28: INVALID_ARGS: repeat must be a whole number, got "twice"`},
-			{name: "tapOn delay not whole", in: "- tapOn: {text: a, delay: 1.5}\n",
-				want: `flows/main.yaml:3:27: INVALID_ARGS: delay must be a whole number, got "1.5"`},
+			{name: "tapOn delay quoted with underscores (Jackson's parseInt fails)", in: "- tapOn: {text: a, delay: \"1_000\"}\n",
+				want: `flows/main.yaml:3:27: INVALID_ARGS: delay must be a whole number, got "1_000"`},
+			{name: "tapOn delay beyond an Int", in: "- tapOn: {text: a, delay: 2147483648}\n",
+				want: `flows/main.yaml:3:27: INVALID_ARGS: delay 2147483648 is out of range: Maestro reads it as a whole number from -2147483648 to 2147483647`},
+			{name: "selector width 1e20", in: "- tapOn: {text: a, width: 1e20}\n",
+				want: `flows/main.yaml:3:27: INVALID_ARGS: width 1e20 is out of range: Maestro reads it as a whole number from -2147483648 to 2147483647`},
 			{name: "tapOn waitToSettleTimeoutMs template", in: "- tapOn:\n    text: a\n    waitToSettleTimeoutMs: ${T}\n",
 				want: `flows/main.yaml:5:28: INVALID_ARGS: waitToSettleTimeoutMs must be a whole number, got "${T}"`, hint: "cannot use ${...}"},
 			{name: "tapOn retryTapIfNoChange not a boolean", in: "- tapOn: {text: a, retryTapIfNoChange: sometimes}\n",
@@ -254,7 +260,9 @@ func selectorFamily() family {
         enabled: true
 `},
 			{name: "traits in any case and with underscore", in: "- tapOn: {traits: TEXT Square LONG_TEXT}\n"},
-			{name: "numbers and booleans given as text", in: "- tapOn: {width: \"50\", height: \"1_000\", enabled: \"TRUE\", checked: \"false\"}\n"},
+			{name: "numbers and booleans given as text", in: "- tapOn: {width: \"50\", height: \" 1000 \", enabled: \"TRUE\", checked: \"false\"}\n"},
+			{name: "fractions are dropped as Jackson drops them, with a warning", in: "- tapOn: {text: a, width: 10, tolerance: 0.5, delay: 1.5, repeat: 2}\n"},
+			{name: "YAML 1.1 booleans and integers", in: "- tapOn: {enabled: yes, checked: Off, width: 0x10, height: 1_000}\n"},
 			{name: "index is a template", in: "- tapOn:\n    text: Item\n    index: ${0 + 1}\n"},
 			{name: "index as a float string", in: "- tapOn: {text: Item, index: \"1.0\"}\n"},
 			{name: "selector in copyTextFrom", in: "- copyTextFrom: {id: total, below: Subtotal}\n"},
@@ -264,9 +272,7 @@ func selectorFamily() family {
 				want: `flows/main.yaml:3:19: INVALID_ARGS: unknown trait "round"`},
 			{name: "selector width not a number", in: "- tapOn: {width: wide}\n",
 				want: `flows/main.yaml:3:18: INVALID_ARGS: width must be a whole number, got "wide"`},
-			{name: "selector tolerance not whole", in: "- tapOn: {width: 10, tolerance: 0.5}\n",
-				want: `flows/main.yaml:3:33: INVALID_ARGS: tolerance must be a whole number, got "0.5"`},
-			{name: "selector enabled not a boolean", in: "- tapOn: {enabled: yes}\n",
+			{name: "selector enabled not a boolean (quoted yes is text to Maestro)", in: "- tapOn: {enabled: \"yes\"}\n",
 				want: `flows/main.yaml:3:20: INVALID_ARGS: enabled must be true or false, got "yes"`},
 			{name: "selector containsDescendants not a list", in: "- tapOn: {containsDescendants: Price}\n",
 				want: "flows/main.yaml:3:32: INVALID_ARGS: containsDescendants must be a list of selectors, got a scalar"},
@@ -325,7 +331,7 @@ func assertFamily() family {
 			{name: "extendedWaitUntil scalar", in: "- extendedWaitUntil: Welcome\n",
 				want: "flows/main.yaml:3:22: INVALID_ARGS: extendedWaitUntil takes a mapping of visible, notVisible, timeout here, got a scalar"},
 			{name: "extendedWaitUntil timeout not a number", in: "- extendedWaitUntil: {visible: x, timeout: soon}\n",
-				want: `flows/main.yaml:3:44: INVALID_ARGS: timeout "soon" is not a number of milliseconds`},
+				want: `flows/main.yaml:3:44: INVALID_ARGS: timeout "soon" is not a whole number of milliseconds: Maestro reads it with toLong and fails`},
 			{name: "extendedWaitUntil visible is a list", in: "- extendedWaitUntil: {visible: [x]}\n",
 				want: "flows/main.yaml:3:32: INVALID_ARGS: visible takes one selector, got a list"},
 			{name: "extendedWaitUntil unknown key", in: "- extendedWaitUntil: {visible: x, timeOut: 5}\n",
@@ -641,9 +647,9 @@ func scrollUntilVisibleFamily() family {
 			{name: "scrollUntilVisible direction unknown", in: "- scrollUntilVisible: {element: x, direction: sideways}\n",
 				want: `flows/main.yaml:3:47: INVALID_ARGS: unknown scroll direction "sideways"`},
 			{name: "scrollUntilVisible speed not a number", in: "- scrollUntilVisible: {element: x, speed: fast}\n",
-				want: `flows/main.yaml:3:43: INVALID_ARGS: speed "fast" is not a number`, hint: "speed: 40"},
+				want: `flows/main.yaml:3:43: INVALID_ARGS: speed "fast" is not a whole number: Maestro reads it with toLong and fails`, hint: "speed: 40"},
 			{name: "scrollUntilVisible timeout not a number", in: "- scrollUntilVisible: {element: x, timeout: 1s}\n",
-				want: `flows/main.yaml:3:45: INVALID_ARGS: timeout "1s" is not a number`, hint: "timeout: 20000"},
+				want: `flows/main.yaml:3:45: INVALID_ARGS: timeout "1s" is not a whole number: Maestro reads it with toLong and fails`, hint: "timeout: 20000"},
 			{name: "scrollUntilVisible visibilityPercentage not whole", in: "- scrollUntilVisible: {element: x, visibilityPercentage: \"50%\"}\n",
 				want: `flows/main.yaml:3:58: INVALID_ARGS: visibilityPercentage must be a whole number, got "50%"`},
 			{name: "scrollUntilVisible centerElement not a boolean", in: "- scrollUntilVisible: {element: x, centerElement: maybe}\n",
@@ -787,6 +793,7 @@ func airplaneModeFamily() family {
 			{name: "setAirplaneMode scalar", in: "- setAirplaneMode: enabled\n- setAirplaneMode: disabled\n"},
 			{name: "setAirplaneMode long form", in: "- setAirplaneMode: {value: enabled, label: Offline}\n"},
 			{name: "setAirplaneMode ignores optional", in: "- setAirplaneMode: {value: disabled, optional: true}\n"},
+			{name: "setAirplaneMode ignores unknown keys, and a scalar containing the word counts, as in Maestro", in: "- setAirplaneMode: {value: enabled, state: on}\n- setAirplaneMode: airplane mode disabled\n"},
 			{name: "toggleAirplaneMode", in: "- toggleAirplaneMode\n- toggleAirplaneMode: {label: Toggle, optional: true}\n"},
 		},
 		errors: []errorCase{
@@ -796,8 +803,8 @@ func airplaneModeFamily() family {
 				want: "flows/main.yaml:3:3: INVALID_ARGS: setAirplaneMode needs value"},
 			{name: "setAirplaneMode list", in: "- setAirplaneMode: [enabled]\n",
 				want: "flows/main.yaml:3:20: INVALID_ARGS: setAirplaneMode must be text, got a list"},
-			{name: "setAirplaneMode unknown key", in: "- setAirplaneMode: {value: enabled, state: on}\n",
-				want: `flows/main.yaml:3:37: INVALID_ARGS: unknown key "state" in setAirplaneMode`},
+			{name: "setAirplaneMode value in upper case (Maestro compares exactly)", in: "- setAirplaneMode: {value: ENABLED}\n",
+				want: `flows/main.yaml:3:28: INVALID_ARGS: setAirplaneMode takes enabled or disabled, got "ENABLED"`, hint: "lower case"},
 			{name: "setAirplaneMode null", in: "- setAirplaneMode:\n",
 				want: "flows/main.yaml:3:3: INVALID_ARGS: setAirplaneMode has no value"},
 		},
@@ -1212,5 +1219,60 @@ func TestEveryCommandHasARow(t *testing.T) {
 		if !strings.Contains(text.String(), "- "+name) {
 			t.Errorf("no table row uses %q", name)
 		}
+	}
+}
+
+// numbersFamily pins every number Maestro reads with a fixed meaning: where
+// Maestro does something defined with a negative, huge or fractional value
+// flow does the same and warns; where Maestro fails (a cast, toLong, a
+// value past its Int or Long, a driver that disagrees) flow refuses it with
+// its position. App ids are text: a number there is refused.
+func numbersFamily() family {
+	return family{
+		valid: []validCase{
+			{name: "a quoted number is an app id", in: "- launchApp: \"5\"\n- stopApp: {appId: \"5\"}\n"},
+			{name: "tap waitToSettleTimeoutMs below 0 checks once, with a warning", in: "- tapOn: {text: a, waitToSettleTimeoutMs: -5}\n"},
+			{name: "swipe waitToSettleTimeoutMs below 0 checks once, with a warning", in: "- swipe: {direction: UP, waitToSettleTimeoutMs: -1}\n"},
+			{name: "swipe from: duration drops a fraction, with a warning", in: "- swipe: {from: a, direction: UP, duration: 300.7}\n"},
+			{name: "extendedWaitUntil negative timeout checks once, with a warning", in: "- extendedWaitUntil: {visible: a, timeout: -5}\n- extendedWaitUntil: {visible: a, timeout: 10_000}\n"},
+			{name: "waitForAnimationToEnd negative timeout compares once, with a warning", in: "- waitForAnimationToEnd: {timeout: -1}\n"},
+			{name: "scrollUntilVisible negative timeout and speed past 100, with warnings", in: "- scrollUntilVisible: {element: a, timeout: -1, speed: 150}\n- scrollUntilVisible: {element: a, speed: -50}\n"},
+			{name: "index as Maestro reads it, with warnings", in: "- tapOn: {text: a, index: -1}\n- tapOn: {text: a, index: 1e20}\n- tapOn: {text: a, index: 1.5}\n- tapOn: {text: a, index: NaN}\n- tapOn: {text: a, index: \" 2 \"}\n"},
+			{name: "eraseText 0 erases nothing", in: "- eraseText: 0\n"},
+		},
+		errors: []errorCase{
+			{name: "launchApp number", in: "- launchApp: 5\n",
+				want: `flows/main.yaml:3:14: INVALID_ARGS: launchApp 5 is a number, not an app id: Maestro would look for an app named "5"`, hint: "com.example.app"},
+			{name: "launchApp appId boolean", in: "- launchApp: {appId: yes}\n",
+				want: `flows/main.yaml:3:22: INVALID_ARGS: appId yes is a boolean, not an app id: Maestro would look for an app named "yes"`},
+			{name: "launchApp url number", in: "- launchApp: {url: 1.5}\n",
+				want: `flows/main.yaml:3:20: INVALID_ARGS: url 1.5 is a number, not an app id: Maestro would look for an app named "1.5"`},
+			{name: "stopApp number", in: "- stopApp: 42\n",
+				want: `flows/main.yaml:3:12: INVALID_ARGS: stopApp 42 is a number, not an app id: Maestro would look for an app named "42"`},
+			{name: "killApp appId number", in: "- killApp: {appId: 0x10}\n",
+				want: `flows/main.yaml:3:20: INVALID_ARGS: appId 0x10 is a number, not an app id: Maestro would look for an app named "0x10"`},
+			{name: "clearState number", in: "- clearState: 7\n",
+				want: `flows/main.yaml:3:15: INVALID_ARGS: clearState 7 is a number, not an app id: Maestro would look for an app named "7"`},
+			{name: "index is not a number (Maestro's toDouble fails)", in: "- tapOn: {text: a, index: first}\n",
+				want: `flows/main.yaml:3:27: INVALID_ARGS: index "first" is not a number: Maestro reads it with toDouble and fails`},
+			{name: "swipe duration with a fraction (Maestro's toLong fails)", in: "- swipe: {direction: UP, duration: 300.5}\n",
+				want: `flows/main.yaml:3:36: INVALID_ARGS: duration must be a whole number, got "300.5"`},
+			{name: "swipe duration past a long", in: "- swipe: {direction: UP, duration: 9223372036854775808}\n",
+				want: `flows/main.yaml:3:36: INVALID_ARGS: duration 9223372036854775808 is out of range: Maestro reads it as a whole number from -9223372036854775808 to 9223372036854775807`},
+			{name: "tap repeat past an Int", in: "- tapOn: {text: a, repeat: 1e10}\n",
+				want: `flows/main.yaml:3:28: INVALID_ARGS: repeat 1e10 is out of range: Maestro reads it as a whole number from -2147483648 to 2147483647`},
+			{name: "extendedWaitUntil timeout with a fraction", in: "- extendedWaitUntil: {visible: a, timeout: 1.5}\n",
+				want: `flows/main.yaml:3:44: INVALID_ARGS: timeout "1.5" is not a whole number of milliseconds: Maestro reads it with toLong and fails`},
+			{name: "scrollUntilVisible timeout with underscores (Maestro's toLong fails)", in: "- scrollUntilVisible: {element: a, timeout: 10_000}\n",
+				want: `flows/main.yaml:3:45: INVALID_ARGS: timeout "10_000" is not a whole number: Maestro reads it with toLong and fails`},
+			{name: "eraseText negative", in: "- eraseText: -1\n",
+				want: `flows/main.yaml:3:14: INVALID_ARGS: charactersToErase -1 is negative: Maestro's drivers disagree on it (Android erases nothing, iOS fails)`},
+			{name: "eraseText long form negative", in: "- eraseText: {charactersToErase: -3}\n",
+				want: `flows/main.yaml:3:34: INVALID_ARGS: charactersToErase -3 is negative: Maestro's drivers disagree on it (Android erases nothing, iOS fails)`},
+			{name: "travel speed 0", in: "- travel: {points: [\"1,2\", \"3,4\"], speed: 0}\n",
+				want: `flows/main.yaml:3:43: INVALID_ARGS: travel speed 0 m/s does not move: Maestro fails on it or waits forever`},
+			{name: "travel speed negative", in: "- travel: {points: [\"1,2\"], speed: -3}\n",
+				want: `flows/main.yaml:3:36: INVALID_ARGS: travel speed -3 m/s does not move: Maestro fails on it or waits forever`},
+		},
 	}
 }

@@ -68,7 +68,13 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 	}
 	sw := &canonical.Swipe{Meta: c.meta, DurationMs: canonical.Same(compat.DefaultSwipeDurationMs)}
 	if p, ok := fs["duration"]; ok {
-		ms, err := c.d.integer(p.value, "duration")
+		// The hand-built forms read the text with toLong; the from: form is
+		// a Jackson bean, which truncates a float.
+		rule := kotlinToLong
+		if !lenient {
+			rule = javaLongField
+		}
+		ms, err := c.d.whole(p.value, "duration", rule)
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +86,7 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 		sw.DurationMs = canonical.Same(clamped)
 	}
 	if p, ok := fs["waitToSettleTimeoutMs"]; ok {
-		n, err := c.d.integer(p.value, "waitToSettleTimeoutMs")
+		n, err := c.d.settleTimeout(p.value)
 		switch {
 		case err != nil && lenient:
 			// Maestro reads it with toIntOrNull here: a value that is not
@@ -260,6 +266,8 @@ func decodeScrollUntilVisible(c *cmd) (canonical.Command, error) {
 		}
 		s.Direction = dir
 	}
+	// Maestro reads timeout and speed with toLong when the command runs; a
+	// literal it cannot read fails there, so flow refuses it here.
 	for _, k := range []string{"timeout", "speed"} {
 		p, ok := fs[k]
 		if !ok {
@@ -270,9 +278,17 @@ func decodeScrollUntilVisible(c *cmd) (canonical.Command, error) {
 			return nil, err
 		}
 		if lit, ok := t.Literal(); ok {
-			if _, perr := strconv.ParseFloat(strings.ReplaceAll(lit, "_", ""), 64); perr != nil {
+			v, ok := kotlinLong(lit)
+			if !ok {
 				example := map[string]string{"timeout": "timeout: 20000", "speed": "speed: 40"}[k]
-				return nil, c.d.errorf(p.value, "%s %q is not a number", k, lit).WithHint(example)
+				return nil, c.d.errorf(p.value, "%s %q is not a whole number: Maestro reads it with toLong and fails", k, lit).
+					WithHint(example + " (digits only: no _ or decimals)")
+			}
+			switch {
+			case k == "timeout" && v < 0:
+				c.d.warnf(p.value, "write 0 or more", "timeout %d scrolls for the default 20000 ms, as in Maestro", v)
+			case k == "speed" && (v < 0 || v > 100):
+				c.d.warnf(p.value, "speed runs from 0 (slow) to 100 (fast)", "speed %d makes each swipe last %d ms, as in Maestro", v, compat.ScrollSpeedMs(v))
 			}
 		}
 		if k == "timeout" {
@@ -286,6 +302,9 @@ func decodeScrollUntilVisible(c *cmd) (canonical.Command, error) {
 		if err != nil {
 			return nil, err
 		}
+		if v < 0 || v > 100 {
+			c.d.warnf(p.value, "write a percentage from 0 to 100", "visibilityPercentage %d is read as %d, as in Maestro", v, min(max(v, 0), 100))
+		}
 		s.VisibilityPercentage = min(max(v, 0), 100)
 	}
 	if p, ok := fs["centerElement"]; ok {
@@ -294,7 +313,7 @@ func decodeScrollUntilVisible(c *cmd) (canonical.Command, error) {
 		}
 	}
 	if p, ok := fs["waitToSettleTimeoutMs"]; ok {
-		n, err := c.d.integer(p.value, "waitToSettleTimeoutMs")
+		n, err := c.d.settleTimeout(p.value)
 		if err != nil {
 			return nil, err
 		}

@@ -427,7 +427,7 @@ func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx
 				continue
 			}
 			hasApp = true
-			t, err := d.template(p.value, p.key)
+			t, err := d.appID(p.value, p.key)
 			if err != nil {
 				fail(err)
 				continue

@@ -232,14 +232,20 @@ func (d *decoder) templatePtr(n *yaml.Node, what string) (*canonical.Template, e
 	return &t, nil
 }
 
-// boolean reads true/false (YAML booleans or their text, any case).
+// boolean reads a Boolean field as Maestro does: a YAML 1.1 boolean, or
+// the text true or false in one of three spellings each.
 func (d *decoder) boolean(n *yaml.Node, what string) (bool, error) {
 	n = resolve(n)
-	if n != nil && n.Kind == yaml.ScalarNode {
-		switch strings.ToLower(n.Value) {
-		case "true":
+	switch javaScalar(n) {
+	case javaBool:
+		// YAML 1.1 booleans, as Maestro's reader types them: yes, on, ...
+		return yaml11True(n.Value), nil
+	case javaString:
+		// Jackson's String-to-Boolean coercion takes three spellings each.
+		switch strings.TrimSpace(n.Value) {
+		case "true", "True", "TRUE":
 			return true, nil
-		case "false":
+		case "false", "False", "FALSE":
 			return false, nil
 		}
 	}
@@ -247,24 +253,88 @@ func (d *decoder) boolean(n *yaml.Node, what string) (bool, error) {
 		WithHint("write " + what + ": true or " + what + ": false")
 }
 
-// integer reads a whole number; Maestro's integer fields are parsed at load
-// time, so ${} cannot be used there.
+// wholeRule says how Maestro reads a whole-number field: as a Java int
+// or long (bits), and whether Jackson's bean reading truncates a float
+// there (floats) or the text goes through Kotlin's toLong, which refuses
+// one (swipe's hand-built forms).
+type wholeRule struct {
+	bits   int
+	floats bool
+}
+
+var (
+	javaIntField  = wholeRule{bits: 32, floats: true}
+	javaLongField = wholeRule{bits: 64, floats: true}
+	kotlinToLong  = wholeRule{bits: 64}
+)
+
+var asciiInteger = regexp.MustCompile(`^[-+]?[0-9]+$`)
+
+// integer reads a whole number into one of Maestro's Int fields; Maestro
+// parses them when the flow loads, so ${} cannot be used there.
 func (d *decoder) integer(n *yaml.Node, what string) (int, error) {
-	n = resolve(n)
-	if n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
-		v := strings.ReplaceAll(n.Value, "_", "")
-		if i, err := strconv.ParseInt(v, 10, 64); err == nil {
-			return int(i), nil
-		}
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f == float64(int64(f)) {
-			return int(f), nil
-		}
-	}
+	return d.whole(n, what, javaIntField)
+}
+
+// whole reads a whole number as Maestro reads it into a field of the
+// rule's kind: YAML 1.1 integers (1_000, 0x1F, 017), a float truncated
+// with a warning where Jackson truncates it, quoted decimal digits; a
+// value beyond the field's range is refused, never wrapped.
+func (d *decoder) whole(n *yaml.Node, what string, rule wholeRule) (int, error) {
+	r := resolve(n)
 	hint := "write a whole number such as 500"
-	if n != nil && strings.Contains(n.Value, "${") {
+	if r != nil && strings.Contains(r.Value, "${") {
 		hint = "Maestro reads " + what + " when the flow loads, so it cannot use ${...}; write a number"
 	}
-	return 0, d.errorf(n, "%s must be a whole number, got %s", what, describe(n)).WithHint(hint)
+	bad := func() (int, error) {
+		return 0, d.errorf(n, "%s must be a whole number, got %s", what, describe(n)).WithHint(hint)
+	}
+	lo, hi := big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32)
+	if rule.bits == 64 {
+		lo, hi = big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
+	}
+	outOfRange := func() (int, error) {
+		return 0, d.errorf(n, "%s %s is out of range: Maestro reads it as a whole number from %s to %s", what, r.Value, lo, hi).
+			WithHint("write a number in that range")
+	}
+	var v *big.Int
+	switch javaScalar(r) {
+	case javaInt, javaBigInt:
+		i, ok := parseYAML11Int(strings.ReplaceAll(r.Value, "_", ""))
+		if !ok {
+			return bad()
+		}
+		v = i
+	case javaString:
+		t := strings.TrimSpace(r.Value)
+		if !asciiInteger.MatchString(t) {
+			return bad()
+		}
+		v, _ = new(big.Int).SetString(strings.TrimPrefix(t, "+"), 10)
+	case javaFloat:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(r.Value, "_", ""), 64)
+		if !rule.floats || (err != nil && !math.IsInf(f, 0)) {
+			return bad()
+		}
+		if math.IsNaN(f) {
+			d.warnf(n, "write a whole number", "%s %s is read as 0 (Maestro casts NaN to 0)", what, r.Value)
+			return 0, nil
+		}
+		t := math.Trunc(f)
+		if math.IsInf(f, 0) || t < float64(lo.Int64()) || t > float64(hi.Int64()) {
+			return outOfRange()
+		}
+		if t != f {
+			d.warnf(n, "write a whole number", "%s %s is read as %d: Maestro drops the fraction", what, r.Value, int(t))
+		}
+		return int(t), nil
+	default:
+		return bad()
+	}
+	if v.Cmp(lo) < 0 || v.Cmp(hi) > 0 {
+		return outOfRange()
+	}
+	return int(v.Int64()), nil
 }
 
 func (d *decoder) number(n *yaml.Node, what string) (float64, error) {
@@ -592,4 +662,41 @@ func (d *decoder) anyText(n *yaml.Node, what string, bigOK bool) (canonical.Temp
 			"Maestro reads %s here as %s and uses the text %q; so does flow", r.Value, k.phrase(), text)
 	}
 	return canonical.Text(text, d.pos(r)), nil
+}
+
+// appID reads an app id (the header's appId or url, launchApp, stopApp,
+// killApp, clearState). Maestro takes any scalar as text, so launchApp: 5
+// loads there and then fails to launch an app named "5"; a number or a
+// boolean is never an app id, so flow refuses it where it is written.
+func (d *decoder) appID(n *yaml.Node, what string) (canonical.Template, error) {
+	switch k := javaScalar(n); k {
+	case javaInt, javaBigInt, javaFloat, javaBool:
+		r := resolve(n)
+		return canonical.Template{}, d.errorf(n, "%s %s is %s, not an app id: Maestro would look for an app named %q", what, r.Value, k.phrase(), r.Value).
+			WithHint(fmt.Sprintf("write the app's id, such as com.example.app (or quote it if the id really is %q)", r.Value))
+	}
+	return d.template(n, what)
+}
+
+// settleTimeout reads a waitToSettleTimeoutMs. Maestro waits while the
+// time is not up and checks at least once (a do-while), so a negative
+// value checks once, as 0 does: flow does the same and warns.
+func (d *decoder) settleTimeout(n *yaml.Node) (int, error) {
+	v, err := d.integer(n, "waitToSettleTimeoutMs")
+	if err == nil && v < 0 {
+		d.warnf(n, "write 0 or more", "waitToSettleTimeoutMs %d checks the screen once, as 0 does (Maestro too)", v)
+	}
+	return v, err
+}
+
+// kotlinLong is Kotlin's String.toLong as Maestro applies it to text it
+// reads when a command runs (scrollUntilVisible's timeout and speed,
+// extendedWaitUntil's timeout): a sign and decimal digits, nothing else,
+// within a long.
+func kotlinLong(s string) (int64, bool) {
+	if !asciiInteger.MatchString(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/url"
 	"sort"
 	"strconv"
@@ -909,32 +910,29 @@ func (in *instance) mapping(n *yaml.Node, ptr string, out map[string]any, cut *c
 	return nil
 }
 
+// scalarValue types a scalar as Maestro's reader does (javaScalar: YAML
+// 1.1, so yes is true and 017 is 15), so the schema judges what Maestro
+// reads.
 func scalarValue(n *yaml.Node) any {
-	switch n.ShortTag() {
-	case "!!null":
+	switch javaScalar(n) {
+	case javaNull:
 		return nil
-	case "!!bool":
-		switch strings.ToLower(n.Value) {
-		case "true", "yes", "on", "y":
-			return true
-		case "false", "no", "off", "n":
-			return false
-		}
-	case "!!int":
-		v := strings.ReplaceAll(n.Value, "_", "")
-		if i, err := strconv.ParseInt(v, 0, 64); err == nil {
-			return i
-		}
-		if f, err := strconv.ParseFloat(v, 64); err == nil && finite(f) {
+	case javaBool:
+		return yaml11True(n.Value)
+	case javaInt, javaBigInt:
+		if i, ok := parseYAML11Int(strings.ReplaceAll(n.Value, "_", "")); ok {
+			if i.IsInt64() {
+				return i.Int64()
+			}
+			f, _ := new(big.Float).SetInt(i).Float64()
 			return f
 		}
-	case "!!float":
+	case javaFloat:
 		if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err == nil && finite(f) {
 			return f
 		}
 	}
-	// Text, timestamps, binary, custom tags and numbers JSON cannot hold
-	// (.inf, .nan) are their text, as the loader reads them.
+	// Text, and numbers JSON cannot hold (.inf, .nan), are their text.
 	return n.Value
 }
 

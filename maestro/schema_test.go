@@ -523,7 +523,7 @@ func TestSchemaAcceptsEveryCommandForm(t *testing.T) {
 - scrollUntilVisible:
     element: {id: item_40}
     direction: up
-    timeout: 10_000
+    timeout: 10000
     speed: 90
     visibilityPercentage: 50
     centerElement: true
@@ -531,7 +531,7 @@ func TestSchemaAcceptsEveryCommandForm(t *testing.T) {
     label: Find it
     optional: true`},
 		{"travel", "- travel: {points: [\"52.52,13.405\", \"52.53, 13.41\"], speed: 10}\n- travel: {points: [\"-33.8,151.2\"]}"},
-		{"setAirplaneMode", "- setAirplaneMode: enabled\n- setAirplaneMode: Disabled\n- setAirplaneMode: {value: enabled, label: Offline}"},
+		{"setAirplaneMode", "- setAirplaneMode: enabled\n- setAirplaneMode: disabled\n- setAirplaneMode: {value: enabled, label: Offline}"},
 		{"anchors, aliases and duplicate keys, as Maestro reads them", `- tapOn: &login {id: login, enabled: true}
 - assertVisible: *login
 - tapOn: {text: Buy, text: Sell}`},
@@ -682,7 +682,7 @@ func TestSchemaErrors(t *testing.T) {
 			`4:5 schema: unknown key "tex" in tapOn`,
 			`5:5 schema: unknown key "idd" in tapOn`,
 			`6:14 schema: eraseText must be a whole number (${...} cannot be used: Maestro reads it when the flow loads), got "many"`,
-			`7:20 schema: setAirplaneMode must be enabled or disabled, got "on"`,
+			`7:20 schema: setAirplaneMode must be text or a mapping, got true`,
 		}},
 		{name: "hide keyboard with a value", file: "appId: x\n---\n- hide keyboard: {label: Hide}\n",
 			want: []string{`3:3 schema: hide keyboard is only written bare (- hide keyboard); write hideKeyboard: for the long form`}},

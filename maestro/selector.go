@@ -1,6 +1,8 @@
 package maestro
 
 import (
+	"fmt"
+	"math"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -81,7 +83,9 @@ func (d *decoder) selectorField(sel *canonical.Selector, p pair, optional *bool)
 	case "id":
 		sel.ID, err = d.templatePtr(p.value, "id")
 	case "index":
-		sel.Index, err = d.templatePtr(p.value, "index")
+		if sel.Index, err = d.templatePtr(p.value, "index"); err == nil {
+			err = d.checkIndex(p.value, *sel.Index)
+		}
 	case "width":
 		sel.Width, err = intp()
 	case "height":
@@ -197,4 +201,31 @@ func (d *decoder) condition(n *yaml.Node, what string) (*canonical.Condition, er
 		}
 	}
 	return c, nil
+}
+
+// checkIndex checks a literal index as Maestro reads it when the command
+// runs: toDouble, then toInt (canonical.KotlinToInt). Text that is no
+// number fails there, so flow refuses it; a negative index or one past
+// Int.MAX_VALUE matches no element, NaN is 0 and a fraction is dropped,
+// which flow does too and warns about.
+func (d *decoder) checkIndex(n *yaml.Node, t canonical.Template) error {
+	lit, ok := t.Literal()
+	if !ok {
+		return nil
+	}
+	f, ok := canonical.ParseKotlinDouble(lit)
+	if !ok {
+		return d.errorf(n, "index %q is not a number: Maestro reads it with toDouble and fails", lit).
+			WithHint("index counts the matching elements from 0, top to bottom: index: 0")
+	}
+	i := canonical.KotlinToInt(f)
+	switch {
+	case i < 0:
+		d.warnf(n, "index counts from 0; remove the selector or fix the index", "index %s matches no element (Maestro's too)", lit)
+	case i == math.MaxInt32 && f != math.MaxInt32:
+		d.warnf(n, "write the position of the element, counted from 0", "index %s is read as %d, which matches no element (Maestro's too)", lit, i)
+	case f != float64(i):
+		d.warnf(n, fmt.Sprintf("write index: %d", i), "index %s is read as %d, as Maestro reads it", lit, i)
+	}
+	return nil
 }

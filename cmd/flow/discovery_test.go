@@ -178,3 +178,20 @@ func TestWarningsInCheckAndTest(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeIndexIsMaestros: index: 1e20 is read as Maestro reads it, the
+// Int maximum, which flow check warns about and the failure names; it is
+// never printed as a wrapped integer.
+func TestHugeIndexIsMaestros(t *testing.T) {
+	t.Parallel()
+	flow := "testdata/numbers/huge-index.yaml"
+	check := runFlow(t, "", "check", flow)
+	if check.code != 0 || !strings.Contains(check.stdout, flow+":7:12: INVALID_ARGS: index 1e20 is read as 2147483647, which matches no element") {
+		t.Fatalf("flow check: %s", check)
+	}
+	test := runFlow(t, "", "test", "--device", "sim", flow)
+	if test.code != 1 || !strings.Contains(test.stdout, `Assertion is false: "Shop", Index: 2147483647 is visible`) ||
+		strings.Contains(test.stdout+test.stderr, "-9223372036854775808") {
+		t.Fatalf("flow test: %s", test)
+	}
+}
