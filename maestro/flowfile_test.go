@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gkampitakis/go-snaps/snaps"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/maestro"
 )
 
 // A flow file is a header document, "---", and a command document
@@ -217,8 +219,6 @@ func TestYAMLSyntaxErrors(t *testing.T) {
 			want: "flows/main.yaml:2: INVALID_ARGS: invalid YAML: did not find expected ',' or ']'"},
 		{name: "duplicate directive on the second line", text: "%YAML 1.1\n%YAML 1.1\n---\nappId: x\n---\n- back\n",
 			want: "flows/main.yaml:2: INVALID_ARGS: invalid YAML: found duplicate %YAML directive"},
-		{name: "tab indentation", text: "appId: com.example.app\n---\n- runFlow:\n\tfile: sub.yaml\n",
-			want: "flows/main.yaml:4: INVALID_ARGS: invalid YAML: found character that cannot start any token"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -439,5 +439,32 @@ func TestOptionalOnEveryCommand(t *testing.T) {
 				t.Errorf("%s {%s}: warnings %q", name, tc.extra, r.warningLines())
 			}
 		}
+	}
+}
+
+// TestTabsAreReportedAtTheTab: yaml.v3 reports a tab that indents YAML on
+// the line before it or without a column; flow points at the tab itself,
+// in flows and workspace configs alike.
+func TestTabsAreReportedAtTheTab(t *testing.T) {
+	t.Parallel()
+	const want = "INVALID_ARGS: a tab indents this line: tabs cannot indent YAML; use spaces"
+	for _, tc := range []struct{ name, text, at string }{
+		{"a command indented by a tab", "appId: com.example.app\n---\n- launchApp\n\t- tapOn: Login\n- back\n", "flows/main.yaml:4:1"},
+		{"a key indented by a tab", "appId: com.example.app\n---\n- runFlow:\n\tfile: sub.yaml\n", "flows/main.yaml:4:1"},
+		{"a tab after the dash", "appId: com.example.app\n---\n- launchApp\n-\ttapOn: Login\n", "flows/main.yaml:4:2"},
+		{"a tab after spaces, deeper down", "appId: com.example.app\n---\n- tapOn:\n    text: Login\n  \t  id: x\n", "flows/main.yaml:5:3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := loadFlow(t, tc.text, nil).onlyProblem(t)
+			if got := withoutHint(e); got != tc.at+": "+want || !strings.Contains(e.Hint, "spaces") {
+				t.Errorf("got %s, want it at %s", renderProblem(e), tc.at)
+			}
+		})
+	}
+	tree := fstest.MapFS{"w/config.yaml": {Data: []byte("flows:\n\t- \"*\"\n")}, "w/a.yaml": {Data: []byte("appId: x\n---\n- back\n")}}
+	_, err := maestro.NewLoader(tree).Plan([]string{"w"}, maestro.PlanOptions{})
+	if ce, ok := canonical.AsError(err); !ok || ce.Pos.String() != "w/config.yaml:2:1" || !strings.Contains(ce.Message, "tabs cannot indent YAML") {
+		t.Errorf("config: %v", err)
 	}
 }

@@ -280,6 +280,10 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 			return nil
 		}
 		pos := canonical.Pos{File: file, Line: yamlErrorLine(err)}
+		if at, ok := tabIndent(data, pos.Line, yamlErrorText(err)); ok {
+			l.problem(tabError(file, at, err))
+			return nil
+		}
 		hint := "fix the YAML syntax near this line: check indentation, colons and quotes"
 		if pos.Line == 0 {
 			// yaml.v3 gives reader errors and unknown anchors no line; find it.

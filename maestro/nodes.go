@@ -700,3 +700,38 @@ func kotlinLong(s string) (int64, bool) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	return v, err == nil
 }
+
+// tabIndent finds the tab behind a yaml.v3 tab error, which names the line
+// before the tab ("violates indentation") or the tab's line ("cannot
+// start any token") and no column: the first tab in the indentation of
+// the reported line, the next one or the previous one, where the
+// indentation is the spaces, tabs and "-" before a line's first token.
+func tabIndent(data []byte, line int, msg string) (canonical.Pos, bool) {
+	if !strings.Contains(msg, "tab character") && msg != "found character that cannot start any token" {
+		return canonical.Pos{}, false
+	}
+	lines := strings.Split(string(data), "\n")
+	for _, l := range []int{line, line + 1, line - 1} {
+		if l < 1 || l > len(lines) {
+			continue
+		}
+		text := lines[l-1]
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c == '\t' {
+				return canonical.Pos{Line: l, Col: i + 1}, true
+			}
+			if c != ' ' && c != '-' {
+				break
+			}
+		}
+	}
+	return canonical.Pos{}, false
+}
+
+// tabError is the error for a tab that indents YAML, at the tab.
+func tabError(file string, at canonical.Pos, err error) *canonical.Error {
+	at.File = file
+	return canonical.NewError(canonical.CodeInvalidArgs, "a tab indents this line: tabs cannot indent YAML; use spaces").
+		At(at).Wrap(err).WithHint("replace the tab with spaces (two per level is usual); most editors can show tabs and convert them")
+}

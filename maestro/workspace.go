@@ -50,6 +50,9 @@ func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
 	docs, err := documents(data)
 	if err != nil {
+		if at, ok := tabIndent(data, yamlErrorLine(err), yamlErrorText(err)); ok {
+			return cfg, tabError(file, at, err)
+		}
 		return cfg, canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", yamlErrorText(err)).
 			At(canonical.Pos{File: file, Line: yamlErrorLine(err)}).WithHint("fix the YAML syntax near this line")
 	}
