@@ -100,6 +100,10 @@ func EncodeAction(a Action) string {
 		// The recorded label sits right after the ref.
 		pos = append([]string{pos[0], a.RefLabel}, pos[1:]...)
 	}
+	if head, rest, ok := fillTextSplit(a.Command, pos); ok {
+		b.WriteString(" " + formatPositional(pos[0]) + " " + quoteJSON(head) + " " + formatPositional(rest))
+		pos = nil
+	}
 	for _, p := range pos {
 		b.WriteByte(' ')
 		b.WriteString(formatPositional(p))
@@ -123,4 +127,23 @@ func EncodeAction(a Action) string {
 		}
 	}
 	return b.String()
+}
+
+// fillTextSplit keeps a fill on a selector unambiguous. The parser reads
+// "fill A B ..." as a point when A and B both read as numbers, so a
+// selector that reads as one, followed by text that reads as one too
+// (fill 0 "" 0 types " 0" into the element "0"), must not be written as
+// two tokens: the text is split at a space into a first word that is no
+// number and the rest, which the parser joins back with a space.
+func fillTextSplit(cmd string, pos []string) (head, rest string, ok bool) {
+	if cmd != "fill" || len(pos) != 2 || strings.HasPrefix(pos[0], "@") || !isNumericToken(pos[0]) || !isNumericToken(pos[1]) {
+		return "", "", false
+	}
+	t := pos[1]
+	for i := 0; i < len(t); i++ {
+		if t[i] == ' ' && !isNumericToken(t[:i]) {
+			return t[:i], t[i+1:], true
+		}
+	}
+	return "", "", false
 }

@@ -29,6 +29,11 @@ func TestWriterOutputs(t *testing.T) {
 			`click @e3 "Log in" --count 2 --interval-ms 9 --hold-ms 5 --jitter-px 1 --double-tap --button secondary`},
 		{Action{Command: "fill", Positionals: []string{"@e5", "ada@example.com"}, RefLabel: "Email", Flags: map[string]string{"delay-ms": "20"}},
 			`fill @e5 "Email" "ada@example.com" --delay-ms 20`},
+		// A selector and text that both read as numbers would parse back as
+		// a point: the text is split so its first word is no number.
+		{Action{Command: "fill", Positionals: []string{"0", " 0"}}, `fill 0 "" 0`},
+		{Action{Command: "fill", Positionals: []string{"7", "x 1 2"}}, `fill 7 "x 1 2"`},
+		{Action{Command: "fill", Positionals: []string{"0", "0", ""}}, `fill 0 0 ""`},
 		{Action{Command: "open", Positionals: []string{"Agent Device Tester"}, Flags: map[string]string{"launch-url": "${APP_URL}", "relaunch": "true", "platform": "ios", "metro-host": "localhost"}},
 			`open "Agent Device Tester" --relaunch --platform ios --metro-host localhost --launch-url ${APP_URL}`},
 		{Action{Command: "snapshot", Flags: map[string]string{"scope": "Sample App", "interactive": "true", "depth": "3", "raw": "true"}},
