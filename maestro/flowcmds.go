@@ -282,7 +282,7 @@ func decodeRunScript(c *cmd) (canonical.Command, error) {
 	src, rerr := c.l.readSource(rs.Path, "runScript file", c.d.pos(resolve(fileN)))
 	if rerr != nil {
 		if rerr.Hint == "" {
-			rerr.Hint = "check the file's permissions"
+			rerr.Hint = "paths are relative to the folder of the flow that names them"
 		}
 		return nil, rerr
 	}

@@ -2,6 +2,7 @@ package maestro_test
 
 import (
 	"encoding/json"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -467,4 +468,52 @@ func TestTabsAreReportedAtTheTab(t *testing.T) {
 	if ce, ok := canonical.AsError(err); !ok || ce.Pos.String() != "w/config.yaml:2:1" || !strings.Contains(ce.Message, "tabs cannot indent YAML") {
 		t.Errorf("config: %v", err)
 	}
+}
+
+// deniedSource refuses to read one file, as the OS does without permission.
+type deniedSource struct {
+	fstest.MapFS
+	denied string
+}
+
+func (s deniedSource) ReadFile(name string) ([]byte, error) {
+	if name == s.denied {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return s.MapFS.ReadFile(name)
+}
+
+// TestReadErrorHintsNameTheCause: a file that exists but cannot be read is
+// not blamed on its path.
+func TestReadErrorHintsNameTheCause(t *testing.T) {
+	t.Parallel()
+	tree := fstest.MapFS{
+		"f/main.yaml":   {Data: []byte("appId: x\n---\n- runScript: s.js\n- runFlow: sub.yaml\n")},
+		"f/s.js":        {Data: []byte("1")},
+		"f/sub.yaml":    {Data: []byte("appId: x\n---\n- back\n")},
+		"w/config.yaml": {Data: []byte("flows: ['*']\n")},
+		"w/a.yaml":      {Data: []byte("appId: x\n---\n- back\n")},
+	}
+	for _, denied := range []string{"f/main.yaml", "f/s.js", "f/sub.yaml"} {
+		_, err := maestro.NewLoader(deniedSource{tree, denied}).Load("f/main.yaml")
+		ce, ok := canonical.AsError(err)
+		if !ok || !strings.Contains(ce.Message, "permission denied") || !strings.Contains(ce.Hint, "permissions") || strings.Contains(ce.Hint, "path") {
+			t.Errorf("%s: %v (hint %q)", denied, err, hintOf(ce))
+		}
+	}
+	_, err := maestro.NewLoader(deniedSource{tree, "w/config.yaml"}).Plan([]string{"w"}, maestro.PlanOptions{})
+	if ce, ok := canonical.AsError(err); !ok || !strings.Contains(ce.Hint, "permissions") || strings.Contains(ce.Hint, "--config") {
+		t.Errorf("config: %v (hint %q)", err, hintOf(ce))
+	}
+	_, err = maestro.NewLoader(tree).Load("f/missing.yaml")
+	if ce, ok := canonical.AsError(err); !ok || !strings.Contains(ce.Hint, "check the path") {
+		t.Errorf("missing: %v (hint %q)", err, hintOf(ce))
+	}
+}
+
+func hintOf(ce *canonical.Error) string {
+	if ce == nil {
+		return ""
+	}
+	return ce.Hint
 }

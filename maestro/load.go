@@ -250,7 +250,17 @@ func (l *Loader) readSource(file, what string, at canonical.Pos) ([]byte, *canon
 			e := *ce // the Source's own refusal (a file that grew, a FIFO swapped in)
 			return nil, e.At(at)
 		}
-		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot read %s %s: %s", what, file, errText(err)).At(at)
+		e := canonical.Errorf(canonical.CodeInvalidArgs, "cannot read %s %s: %s", what, file, errText(err)).At(at)
+		// The hint names the cause; a missing file's is the caller's,
+		// which knows where its paths are relative to.
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, fs.ErrPermission):
+			e.Hint = "flow may not read this file: check its permissions"
+		default:
+			e.Hint = "check that " + file + " is a file flow can read"
+		}
+		return nil, e
 	}
 	return data, nil
 }

@@ -42,7 +42,7 @@ func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 	data, rerr := l.readSource(file, "workspace config", canonical.Pos{File: file})
 	if rerr != nil {
 		if rerr.Hint == "" {
-			rerr.Hint = "check the --config path"
+			rerr.Hint = "check the path of the workspace config"
 		}
 		return cfg, rerr
 	}

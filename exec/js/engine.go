@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dlclark/regexp2"
@@ -113,6 +114,10 @@ type Engine struct {
 	// pending is set when an interrupted evaluation did not stop in time
 	// (native code); the engine refuses work until it has finished.
 	pending chan outcome
+	// running names the built-in native code is running, if any (see
+	// natives.go); stuck is what a runaway evaluation was running.
+	running atomic.Pointer[string]
+	stuck   string
 }
 
 // New creates an engine with a fresh flow scope, an empty output object and
@@ -157,6 +162,7 @@ func New(opts Options) *Engine {
 		vm.SetTimeSource(goja.Now(opts.Now))
 	}
 	e.installGuards()
+	e.trackRegexps()
 	if e.dialect == Rhino {
 		e.kindNatives()
 	}
@@ -522,8 +528,9 @@ var errTimedOut = errors.New("evaluation timed out") //nolint:gochecknoglobals /
 // (cause is errTimedOut) or by the caller's context.
 type stopped struct {
 	cause   error
-	err     error // what the evaluation returned, normally *goja.InterruptedError
-	runaway bool  // it had not returned interruptGrace after the interrupt
+	err     error  // what the evaluation returned, normally *goja.InterruptedError
+	runaway bool   // it had not returned interruptGrace after the interrupt
+	native  string // the built-in a runaway evaluation is stuck in ("" when unknown)
 }
 
 func (s *stopped) Error() string { return "interrupted: " + s.cause.Error() }
@@ -617,7 +624,8 @@ func (e *Engine) run(ctx context.Context, fn func() (string, error)) (string, er
 		return "", &stopped{cause: cause, err: o.err}
 	case <-timer.C:
 		e.pending = done
-		return "", &stopped{cause: cause, runaway: true}
+		e.stuck = e.runningNative()
+		return "", &stopped{cause: cause, runaway: true, native: e.stuck}
 	}
 }
 

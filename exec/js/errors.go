@@ -133,6 +133,7 @@ func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 	var st *stopped
 	var ms *memoryStop
 	runaway := false
+	stuck := ""
 	switch {
 	case errors.As(err, &ms):
 		f = &failure{cause: errMemoryBudget}
@@ -149,6 +150,7 @@ func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 			f = e.classifyStopped(st.err)
 		}
 		runaway = st.runaway
+		stuck = st.native
 		if errors.Is(st.cause, errTimedOut) {
 			f.reason = ReasonTimeout
 		} else {
@@ -169,7 +171,7 @@ func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 		hint = "a script must finish within " + e.timeout.String() + "; look for an endless loop or a slow http call"
 		if runaway {
 			msg += " and is still running native code; the engine refuses scripts until it returns"
-			hint = "a regular expression with catastrophic backtracking cannot be interrupted; simplify it"
+			hint = stuckHint(stuck)
 		}
 	case ReasonMemory:
 		budget := budgetText(float64(e.budget))
@@ -187,7 +189,7 @@ func (e *Engine) scriptError(s subject, err error, pos canonical.Pos) error {
 		msg = fmt.Sprintf("script %s was cancelled: %v%s", s.label(), f.cause, s.where(f))
 	case ReasonBusy:
 		msg = fmt.Sprintf("script %s was not run: an earlier script that timed out is still stuck in native code", s.label())
-		hint = "a regular expression with catastrophic backtracking cannot be interrupted; simplify it"
+		hint = stuckHint(e.stuck)
 	case ReasonSyntax:
 		msg = fmt.Sprintf("script %s failed: %s%s", s.label(), f.text, s.where(f))
 		if s.inline {

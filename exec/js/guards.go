@@ -157,8 +157,20 @@ func (e *Engine) guard(obj *goja.Object, name string, check func(goja.FunctionCa
 	if !ok {
 		return
 	}
+	label := name
+	if tag := obj.GetSymbol(goja.SymToStringTag); tag != nil && !goja.IsUndefined(tag) {
+		label = tag.String() + "." + name // JSON.stringify
+	} else if ctor := obj.Get("constructor"); ctor != nil {
+		if n := ctor.ToObject(e.vm).Get("name"); n != nil && n.String() != "" && n.String() != "Object" {
+			label = n.String() + ".prototype." + name
+		}
+	}
+	if obj == e.vm.Get("RegExp").ToObject(e.vm).Get("prototype").ToObject(e.vm) {
+		label = regexpNative
+	}
 	fn := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		check(c)
+		defer e.enter(label)()
 		v, err := orig(c.This, c.Arguments...)
 		if err != nil {
 			panic(err) // the original's exception (or interrupt), unchanged

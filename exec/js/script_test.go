@@ -315,9 +315,12 @@ func TestCatastrophicRegexp(t *testing.T) {
 	if ce.Reason() != ReasonTimeout || !strings.HasSuffix(ce.Message, "timed out after 200ms and is still running native code; the engine refuses scripts until it returns") {
 		t.Fatalf("got %v", err)
 	}
+	if !strings.Contains(ce.Hint, "regular expression") {
+		t.Errorf("hint %q does not name the regexp", ce.Hint)
+	}
 	ce = interpErr(t, e, "${1+1}")
-	if ce.Reason() != ReasonBusy || !strings.Contains(ce.Message, "still stuck in native code") {
-		t.Errorf("while the regexp runs: %v", ce)
+	if ce.Reason() != ReasonBusy || !strings.Contains(ce.Message, "still stuck in native code") || !strings.Contains(ce.Hint, "regular expression") {
+		t.Errorf("while the regexp runs: %v (%s)", ce, ce.Hint)
 	}
 	if e.Output() != nil {
 		t.Error("Output() while busy must be nil")
@@ -339,5 +342,34 @@ func TestLateInterruptIsCleared(t *testing.T) {
 	}
 	if got := interp(t, e, "${1+1}"); got != "2" {
 		t.Errorf("next evaluation: %q", got)
+	}
+}
+
+// TestStuckNativeIsNamed: a runaway evaluation's hint names the built-in
+// that is stuck, and blames a regular expression only when one runs.
+func TestStuckNativeIsNamed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ native, want, not string }{
+		{"Array.prototype.sort", "Array.prototype.sort cannot be interrupted", "regular expression"},
+		{"", "a built-in call cannot be interrupted", "regular expression"},
+		{regexpNative, "regular expression with catastrophic backtracking", ""},
+	} {
+		e := newEngine(t, Options{Timeout: 20 * time.Millisecond})
+		release := make(chan struct{})
+		_, err := e.run(context.Background(), func() (string, error) {
+			if tc.native != "" {
+				defer e.enter(tc.native)()
+			}
+			<-release // Go code: the interrupt cannot stop it
+			return "", nil
+		})
+		ce := codedErr(t, e.scriptError(subject{script: "s.js"}, err, flowPos))
+		busy := interpErr(t, e, "${1}")
+		close(release)
+		for _, hint := range []string{ce.Hint, busy.Hint} {
+			if !strings.Contains(hint, tc.want) || (tc.not != "" && strings.Contains(hint, tc.not)) {
+				t.Errorf("%q: hint %q", tc.native, hint)
+			}
+		}
 	}
 }
