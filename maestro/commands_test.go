@@ -559,6 +559,7 @@ func swipeFamily() family {
 			{name: "direction swipe ignores unknown keys, with a warning", in: "- swipe: {direction: UP, speed: 80, <<: {duration: 9}}\n"},
 			{name: "start/end swipe ignores unknown keys and from, with a warning", in: "- swipe: {start: \"90%, 50%\", end: \"10%, 50%\", speed: 3, from: {id: x}}\n"},
 			{name: "direction swipe drops a waitToSettleTimeoutMs that is not a number, with a warning", in: "- swipe: {direction: UP, waitToSettleTimeoutMs: x}\n"},
+			{name: "direction and start/end swipes read optional as Kotlin's toBoolean does, with a warning", in: "- swipe: {direction: UP, optional: maybe}\n- swipe: {start: \"1,2\", end: \"3,4\", optional: \"tRuE\"}\n- swipe: {direction: UP, optional: yes}\n"},
 		},
 		errors: []errorCase{
 			{name: "swipe null", in: "- swipe:\n",

@@ -42,7 +42,19 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 	if lenient {
 		var known []pair
 		for _, p := range ps {
-			if contains(append(swipeKeys(), "label", "optional"), p.key) && (p.key != "from" || !has("start") && !has("end")) {
+			if p.key == "optional" {
+				// Read by hand with Kotlin's toBoolean: true in any letter
+				// case is true, anything else false, never an error.
+				if v, err := c.d.boolean(p.value, "optional"); err == nil {
+					c.meta.Optional = v
+				} else {
+					r := resolve(p.value)
+					c.meta.Optional = r != nil && r.Kind == yaml.ScalarNode && strings.EqualFold(r.Value, "true")
+					c.d.warnf(p.value, "write optional: true or optional: false", "swipe reads optional %s as %t (Maestro does too)", describe(p.value), c.meta.Optional)
+				}
+				continue
+			}
+			if contains(append(swipeKeys(), "label"), p.key) && (p.key != "from" || !has("start") && !has("end")) {
 				known = append(known, p)
 				continue
 			}
