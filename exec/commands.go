@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"context"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -108,7 +109,7 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 	case *canonical.ScrollUntilVisible:
 		return r.scrollUntilVisible(ctx, t)
 	case *canonical.WaitForAnimation:
-		return r.waitForAnimation(ctx, time.Duration(t.TimeoutMs)*time.Millisecond)
+		return r.waitForAnimation(ctx, millis(float64(t.TimeoutMs)))
 	case *canonical.TakeScreenshot:
 		return r.screenshot(ctx, t.Path)
 	case *canonical.StartRecording:
@@ -253,7 +254,7 @@ func (r *run) assert(ctx context.Context, a *canonical.Assert) error {
 			return errorf(canonical.CodeInvalidArgs, "timeout %q is not a number of milliseconds", v).At(a.TimeoutMs.Pos).
 				WithHint("timeout: 10000")
 		}
-		timeout = time.Duration(ms) * time.Millisecond
+		timeout = millis(ms)
 	}
 	timeout = r.adjusted(timeout)
 	if a.Visible != nil {
@@ -608,4 +609,19 @@ func (r *run) subflow(ctx context.Context, f *canonical.Flow, inline []canonical
 		return r.commands(ctx, inline, depth+1)
 	}
 	return r.withHooks(ctx, f, depth+1, func() error { return r.commands(ctx, f.Commands, depth+1) })
+}
+
+// millis is a number of milliseconds as a duration, saturating instead of
+// wrapping: a timeout of 1e300 ms waits as long as a duration can, not a
+// negative time.
+func millis(ms float64) time.Duration {
+	switch {
+	case ms != ms: // NaN
+		return 0
+	case ms >= float64(math.MaxInt64/int64(time.Millisecond)):
+		return time.Duration(math.MaxInt64)
+	case ms <= float64(math.MinInt64/int64(time.Millisecond)):
+		return time.Duration(math.MinInt64)
+	}
+	return time.Duration(ms * float64(time.Millisecond))
 }

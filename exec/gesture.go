@@ -78,11 +78,15 @@ func (r *run) swipe(ctx context.Context, s *canonical.Swipe) error {
 // swipeDuration is Maestro's speed-to-duration rule for scrollUntilVisible:
 // floor(1000*(100-speed)/100)+1 ms; a negative result becomes 40 ms.
 func swipeDuration(speed float64) int {
-	d := int(math.Floor(1000*(100-speed)/100)) + 1
-	if d < 0 {
+	d := math.Floor(1000*(100-speed)/100) + 1
+	switch {
+	case d < 0 || d != d:
 		return 40
+	case d > math.MaxInt32:
+		// Kotlin's toLong saturates; no swipe lasts longer than this.
+		return math.MaxInt32
 	}
-	return d
+	return int(d)
 }
 
 // contentToSwipe maps scrollUntilVisible's content direction to the swipe
@@ -133,7 +137,7 @@ func (r *run) scrollUntilVisible(ctx context.Context, s *canonical.ScrollUntilVi
 	required := float64(s.VisibilityPercentage / 100)
 	swipeDir := contentToSwipe(s.Direction)
 	duration := swipeDuration(speed)
-	deadline := r.clock.Now().Add(time.Duration(timeoutMs) * time.Millisecond)
+	deadline := r.clock.Now().Add(millis(timeoutMs))
 	centerTries := 0
 	for {
 		f, scr, err := r.find(ctx, q, 500*time.Millisecond)

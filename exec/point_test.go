@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"math"
 	"testing"
+	"time"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -29,5 +31,26 @@ func TestResolvePointAsMaestro(t *testing.T) {
 		if _, err := resolvePoint(in, vp, canonical.Pos{}); err == nil {
 			t.Errorf("resolvePoint(%q) accepted", in)
 		}
+	}
+}
+
+// TestMillisSaturates: timeouts and speeds from ${...} are numbers of any
+// size; turning them into durations never wraps to a negative time.
+func TestMillisSaturates(t *testing.T) {
+	t.Parallel()
+	if d := millis(1e300); d != time.Duration(math.MaxInt64) {
+		t.Errorf("millis(1e300) = %v", d)
+	}
+	if d := millis(-1e300); d >= 0 {
+		t.Errorf("millis(-1e300) = %v", d)
+	}
+	if d := millis(1500); d != 1500*time.Millisecond {
+		t.Errorf("millis(1500) = %v", d)
+	}
+	if d := swipeDuration(-1e300); d != math.MaxInt32 {
+		t.Errorf("swipeDuration(-1e300) = %d", d)
+	}
+	if d := swipeDuration(1e300); d != 40 {
+		t.Errorf("swipeDuration(1e300) = %d", d)
 	}
 }
