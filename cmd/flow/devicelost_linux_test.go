@@ -25,14 +25,19 @@ func TestKilledBrowserExits3(t *testing.T) {
 				"next.yaml": "url: " + base + "/login.html\n---\n- launchApp\n",
 			})
 			out := filepath.Join(t.TempDir(), "report.json")
+			events := filepath.Join(t.TempDir(), "events.jsonl")
 			done := make(chan result, 1)
 			start := time.Now()
 			go func() {
 				done <- runFlow(t, "", "test", filepath.Join(dir, "wait.yaml"), filepath.Join(dir, "next.yaml"),
-					"--device", "web", "--format", "json", "--output", out)
+					"--device", "web", "--format", "json", "--output", out, "--events", events)
 			}()
 			driver := waitForChild(t, "chromedriver", 20*time.Second)
-			time.Sleep(3 * time.Second) // launched, and polling for the element
+			// Chromium's start takes from 0.3 s to several seconds on a busy
+			// machine: kill only once the app is launched (the event log
+			// says so), then give the wait a moment to be polling.
+			waitForEvent(t, events, `"type":"launchApp"`, 30*time.Second)
+			time.Sleep(time.Second)
 			killed := killDriver(t, driver, victim == "chromedriver")
 			killedAt := time.Now()
 			var r result
@@ -57,6 +62,24 @@ func TestKilledBrowserExits3(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitForEvent waits until the event log being written holds want. The
+// log streams into a hidden replacement beside path until the run ends, so
+// every file of path's folder is read.
+func waitForEvent(t *testing.T, path, want string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		names, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*"))
+		for _, name := range names {
+			if data, err := os.ReadFile(name); err == nil && strings.Contains(string(data), want) {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the event log had no %s within %s", want, limit)
 }
 
 // waitForChild finds this process's child process named name.
