@@ -265,6 +265,12 @@ func connectionError(err error) bool {
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) {
 		return true
 	}
+	// net/http reports a connection the endpoint closed before the request
+	// was written with an unexported error; nothing was sent, so a repeat
+	// is safe.
+	if strings.Contains(err.Error(), "http: server closed idle connection") {
+		return true
+	}
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
 }

@@ -305,7 +305,7 @@ func TestClientUnreachableEndpoint(t *testing.T) {
 		t.Fatalf("got %s %v", ce.Code, ce.Details)
 	}
 	if n := accepted.Load(); n != 3 {
-		t.Errorf("GET /status tried %d times, want 3 (two repeats)", n)
+		t.Errorf("GET /status tried %d times, want 3 (two repeats): %v", n, err)
 	}
 }
 
