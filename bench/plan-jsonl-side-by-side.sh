@@ -46,16 +46,8 @@ die() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if [[ -n "${AGENT_DEVICE_DIR:-}" ]]; then
-  ad_dir=$(cd "$AGENT_DEVICE_DIR" && pwd)
-else
-  echo "installing agent-device@$VERSION into $tmp/npm ..." >&2
-  mkdir -p "$tmp/npm"
-  (cd "$tmp/npm" && npm install --no-save --ignore-scripts --no-audit --no-fund --loglevel=error "agent-device@$VERSION" >&2)
-  ad_dir="$tmp/npm/node_modules/agent-device"
-fi
-installed=$(node -p 'require(process.argv[1]).version' "$ad_dir/package.json")
-[[ "$installed" == "$VERSION" ]] || die "expected agent-device $VERSION, found $installed at $ad_dir"
+source "$repo_root/tools/agent-device/install.sh"
+ad_dir=$(agent_device_dir "$VERSION" "$tmp" plan-jsonl-side-by-side)
 
 echo "building flow ..." >&2
 (cd "$repo_root" && go build -o "$tmp/flow" ./cmd/flow)

@@ -22,20 +22,8 @@ bench_inputs="$repo_root/bench/inputs/two-contact.jsonl"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if [[ -n "${AGENT_DEVICE_DIR:-}" ]]; then
-  ad_dir=$(cd "$AGENT_DEVICE_DIR" && pwd)
-else
-  echo "installing agent-device@$VERSION into $tmp/npm ..." >&2
-  mkdir -p "$tmp/npm"
-  (cd "$tmp/npm" && npm install --no-save --ignore-scripts --no-audit --no-fund --loglevel=error "agent-device@$VERSION" >&2)
-  ad_dir="$tmp/npm/node_modules/agent-device"
-fi
-
-installed=$(node -p 'require(process.argv[1]).version' "$ad_dir/package.json")
-if [[ "$installed" != "$VERSION" ]]; then
-  echo "regen-fixture: expected agent-device $VERSION, found $installed at $ad_dir" >&2
-  exit 1
-fi
+source "$script_dir/install.sh"
+ad_dir=$(agent_device_dir "$VERSION" "$tmp" regen-fixture)
 
 mkdir -p "$(dirname "$fixture")" "$(dirname "$bench_inputs")"
 
