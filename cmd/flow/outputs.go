@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -72,7 +73,7 @@ func checkOutputs(o testOptions, plan *maestro.ExecutionPlan) error {
 		}
 		for _, prev := range outs[:i] {
 			switch {
-			case samePath(out.path, prev.path):
+			case samePath(out.path, prev.path) && !isCharDevice(out.path):
 				return outputError(out, "%s and %s both name %s", prev.flag, out.flag, out.path).
 					WithHint("give each output its own file: each would overwrite the other")
 			case !prev.dir && isUnder(out.path, prev.path):
@@ -99,7 +100,7 @@ func checkCommandOutputs(record, events string) error {
 		if err := checkOutputKind(p); err != nil {
 			return err
 		}
-		if prev != nil && samePath(p.path, prev.path) {
+		if prev != nil && samePath(p.path, prev.path) && !isCharDevice(p.path) {
 			return outputError(p, "%s and %s both name %s", prev.flag, p.flag, p.path).
 				WithHint("record the script and the event log to files of their own")
 		}
@@ -134,9 +135,10 @@ func checkOutputKind(out outputPath) error {
 			return outputError(out, "%s %s is a file, not a folder", out.flag, out.path).WithHint(outputHint(out))
 		case !out.dir && info.IsDir():
 			return outputError(out, "%s %s is a folder, not a file", out.flag, out.path).WithHint(outputHint(out))
-		case !out.dir && !info.Mode().IsRegular():
-			// A FIFO or a device would block or swallow the output; the
-			// write goes through a temporary file and a rename anyway.
+		case !out.dir && !info.Mode().IsRegular() && !fsext.IsCharDevice(info.Mode()):
+			// A FIFO would block the run with no reader, and a rename
+			// would replace a socket; /dev/null and terminals are
+			// written in place, as asked.
 			return outputError(out, "%s %s is not a regular file", out.flag, out.path).WithHint(outputHint(out))
 		}
 		return nil
@@ -218,6 +220,13 @@ func inputFiles(o testOptions, plan *maestro.ExecutionPlan) []inputFile {
 		}
 	}
 	return out
+}
+
+// isCharDevice reports whether path is a character device: outputs to
+// /dev/null may share it, since nothing written there is kept.
+func isCharDevice(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && fsext.IsCharDevice(info.Mode())
 }
 
 // samePath reports whether two paths name the same file: the same file

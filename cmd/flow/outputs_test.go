@@ -209,6 +209,23 @@ func TestOutputFormatFromExtension(t *testing.T) {
 	}
 }
 
+// TestOutputsToDevNull: a run whose report and event log go to
+// /dev/null (the way to discard them) passes, and /dev/null is still the
+// device afterwards.
+func TestOutputsToDevNull(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/null")
+	}
+	t.Parallel()
+	r := runFlow(t, "", "test", "../../flows/demo/01-launch.yaml", "--format", "json", "--output", os.DevNull, "--events", os.DevNull)
+	if r.code != 0 || !strings.Contains(r.stdout, "report: "+os.DevNull) {
+		t.Fatalf("want a pass that names the report:\n%s", r)
+	}
+	if info, err := os.Stat(os.DevNull); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("%s is no longer a device: %v %v", os.DevNull, info.Mode(), err)
+	}
+}
+
 // TestArtifactNamesUniquePerFlow: flows with the same file name in
 // different folders, the same name:, names that sanitise alike and a
 // 5,000-character name each get their own, writable artifacts, and the

@@ -33,9 +33,11 @@ type WriteOptions struct {
 // (so the rename never crosses file systems), is synced and closed, and is
 // renamed over name; on unix the folder is synced too, so the rename
 // survives a power cut. A symlink is followed, so the file it points at is
-// replaced and the link kept. An existing target that is not a regular
-// file (a folder, a device, a FIFO) is refused: a rename would replace
-// the special file itself.
+// replaced and the link kept. A character device (/dev/null, a terminal)
+// is written in place, as a user who names one asks; any other target
+// that is not a regular file (a folder, a FIFO, a socket) is refused: a
+// rename would replace the special file itself, and a FIFO with no
+// reader would block the run.
 //
 // Concurrent writers of one file must hold a lock: the last rename wins.
 // The folder must exist. Errors are INVALID_ARGS naming the file.
@@ -58,6 +60,12 @@ func AppendFile(name string, data []byte, o WriteOptions) error {
 	f, err := Create(name, o)
 	if err != nil {
 		return err
+	}
+	if f.direct {
+		// A device has no content to keep (and reading a terminal would
+		// wait for input).
+		_, _ = f.Write(data)
+		return f.Commit()
 	}
 	if old, err := os.Open(f.target); err == nil {
 		_, err = io.Copy(f, old)
@@ -85,6 +93,9 @@ type File struct {
 	perm                   fs.FileMode
 	err                    error
 	beforeRename           func(tmp string)
+	// direct marks a character device written in place: there is nothing
+	// to rename over it.
+	direct bool
 }
 
 // Create starts the replacement of name (see WriteFile for symlinks,
@@ -100,6 +111,13 @@ func Create(name string, o WriteOptions) (*File, error) {
 		w.perm = 0o644
 	}
 	switch info, err := os.Stat(w.target); {
+	case err == nil && IsCharDevice(info.Mode()):
+		f, err := os.OpenFile(w.target, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, w.fail(err)
+		}
+		w.f, w.direct = f, true
+		return w, nil
 	case err == nil && !info.Mode().IsRegular():
 		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot write %s: it is %s, not a regular file", name, describeMode(info.Mode())).
 			With("file", name)
@@ -149,6 +167,12 @@ func (w *File) Commit() (err error) {
 	}
 	f := w.f
 	w.f = nil
+	if w.direct {
+		if cerr := f.Close(); w.err == nil && cerr != nil {
+			w.err = w.fail(cerr)
+		}
+		return w.err
+	}
 	defer func() {
 		if err != nil {
 			_ = os.Remove(w.tmp)
@@ -190,11 +214,19 @@ func (w *File) Abort() {
 		return
 	}
 	_ = w.f.Close()
-	_ = os.Remove(w.tmp)
+	if !w.direct {
+		_ = os.Remove(w.tmp)
+	}
 	w.f = nil
 	if w.err == nil {
 		w.err = canonical.Errorf(canonical.CodeInternal, "the replacement of %s was abandoned", w.name)
 	}
+}
+
+// IsCharDevice reports whether m is a character device, such as /dev/null
+// or a terminal: output to one is written in place.
+func IsCharDevice(m fs.FileMode) bool {
+	return m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0
 }
 
 // ReadFile reads name when it is a regular file of at most limit bytes.

@@ -47,3 +47,40 @@ func TestReadFileRefusesSpecialFiles(t *testing.T) {
 		t.Fatalf("want a FIFO lock file refused, got %v", err)
 	}
 }
+
+// TestDevicesAreWrittenInPlace: /dev/null (here behind a symlink, so the
+// device is found through it) is written in place by WriteFile,
+// AppendFile and Create, and stays the device: a rename over it would
+// have replaced the device node with a regular file.
+func TestDevicesAreWrittenInPlace(t *testing.T) {
+	t.Parallel()
+	null := filepath.Join(t.TempDir(), "null")
+	if err := os.Symlink(os.DevNull, null); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(null, []byte("report"), WriteOptions{}); err != nil {
+		t.Fatalf("WriteFile: %v", err)
+	}
+	if err := AppendFile(null, []byte("event\n"), WriteOptions{}); err != nil {
+		t.Fatalf("AppendFile: %v", err)
+	}
+	f, err := Create(null, WriteOptions{})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if _, err := f.Write([]byte("streamed")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	for _, name := range []string{null, os.DevNull} {
+		info, err := os.Stat(name)
+		if err != nil || !IsCharDevice(info.Mode()) {
+			t.Fatalf("%s is no longer a character device: %v %v", name, info.Mode(), err)
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(null)); len(ents) != 1 {
+		t.Errorf("left files beside the link: %v", ents)
+	}
+}
