@@ -1,0 +1,86 @@
+package dev.flow.helper;
+
+import java.util.List;
+
+/**
+ * Injects a schedule on the device's own clock: each event at downTime +
+ * offsetMs, never interpolating. When an injection fails midway the contacts
+ * still down are cancelled, so the app never sees a finger that stays on the
+ * screen.
+ */
+public final class TouchInjector {
+    /** The device's uptime clock (SystemClock.uptimeMillis on the phone). */
+    public interface Clock {
+        long uptimeMillis();
+
+        void sleepUntil(long uptimeMillis) throws InterruptedException;
+    }
+
+    /** Where events go (UiAutomation.injectInputEvent on the phone). */
+    public interface Sink {
+        boolean inject(PointerEventSchedule.Event event, long downTime, long eventTime);
+
+        /** ACTION_CANCEL with the pointers of the last event that went in. */
+        void cancel(PointerEventSchedule.Event last, long downTime, long eventTime);
+    }
+
+    /** What a touch answers (PROTOCOL.md touch). */
+    public static final class Result {
+        public final int injectedEvents;
+        public final long elapsedMs;
+        public final long lateMs;
+
+        public Result(int injectedEvents, long elapsedMs, long lateMs) {
+            this.injectedEvents = injectedEvents;
+            this.elapsedMs = elapsedMs;
+            this.lateMs = lateMs;
+        }
+    }
+
+    private TouchInjector() {
+    }
+
+    public static Result run(List<PointerEventSchedule.Event> events, Clock clock, Sink sink) throws HelperException {
+        long downTime = clock.uptimeMillis();
+        long late = 0;
+        PointerEventSchedule.Event lastIn = null;
+        for (int i = 0; i < events.size(); i++) {
+            PointerEventSchedule.Event e = events.get(i);
+            long target = downTime + e.offsetMs;
+            try {
+                if (clock.uptimeMillis() < target) {
+                    clock.sleepUntil(target);
+                }
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                cancel(sink, lastIn, downTime, clock.uptimeMillis());
+                throw new HelperException(HelperException.INTERNAL,
+                        "interrupted before event " + (i + 1) + " of " + events.size()
+                                + (lastIn != null ? "; ACTION_CANCEL sent" : ""),
+                        "the helper is stopping; flow restarts it");
+            }
+            late = Math.max(late, clock.uptimeMillis() - target);
+            // The event carries its planned time, so velocity trackers see the
+            // plan's timing even when the injection itself was late.
+            if (!sink.inject(e, downTime, target)) {
+                boolean cancelled = cancel(sink, lastIn, downTime, clock.uptimeMillis());
+                throw new HelperException(HelperException.COMMAND_FAILED,
+                        "injectInputEvent refused event " + (i + 1) + " of " + events.size() + " ("
+                                + PointerEventSchedule.actionName(e.action) + " at " + e.offsetMs + " ms)"
+                                + (cancelled ? "; ACTION_CANCEL sent" : ""),
+                        "another app may own the screen (a system dialog, a pinned app); look at the device and retry");
+            }
+            lastIn = e;
+        }
+        return new Result(events.size(), clock.uptimeMillis() - downTime, late);
+    }
+
+    /** Cancels when a contact is down: after a DOWN and before the final UP. */
+    private static boolean cancel(Sink sink, PointerEventSchedule.Event lastIn, long downTime, long now) {
+        if (lastIn == null || lastIn.action == PointerEventSchedule.ACTION_UP) {
+            return false;
+        }
+        sink.cancel(lastIn, downTime, now);
+        return true;
+    }
+}

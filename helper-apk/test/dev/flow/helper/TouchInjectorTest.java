@@ -1,0 +1,94 @@
+package dev.flow.helper;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.json.JSONObject;
+import org.junit.Test;
+
+public class TouchInjectorTest {
+    /** A clock that a sleep moves to its target plus a lag. */
+    static final class FakeClock implements TouchInjector.Clock {
+        long now = 5000;
+        long lag;
+
+        public long uptimeMillis() {
+            return now;
+        }
+
+        public void sleepUntil(long t) {
+            if (t <= now) {
+                throw new AssertionError("slept to the past: " + t + " at " + now);
+            }
+            now = t + lag;
+        }
+    }
+
+    static final class RecordingSink implements TouchInjector.Sink {
+        final List<String> events = new ArrayList<String>();
+        int refuse = -1;
+        String cancelled;
+
+        public boolean inject(PointerEventSchedule.Event e, long downTime, long eventTime) {
+            if (events.size() == refuse) {
+                return false;
+            }
+            events.add(PointerEventSchedule.actionName(e.action) + "@" + (eventTime - downTime));
+            return true;
+        }
+
+        public void cancel(PointerEventSchedule.Event last, long downTime, long eventTime) {
+            cancelled = PointerEventSchedule.actionName(last.action) + "/" + last.pointerCount() + "@" + (eventTime - downTime);
+        }
+    }
+
+    private static List<PointerEventSchedule.Event> swipe() throws Exception {
+        return PointerEventSchedule.create(TouchPlan.parse(new JSONObject(
+                "{\"protocol\":\"android-touch-plan-v1\",\"kind\":\"swipe\",\"durationMs\":50,\"pointers\":[{\"pointerId\":0,"
+                        + "\"samples\":[{\"offsetMs\":0,\"x\":1,\"y\":1},{\"offsetMs\":17,\"x\":1,\"y\":2},"
+                        + "{\"offsetMs\":33,\"x\":1,\"y\":3},{\"offsetMs\":50,\"x\":1,\"y\":4}]}]}")));
+    }
+
+    @Test
+    public void injectsEachEventAtItsPlannedTimeAndReportsLateness() throws Exception {
+        FakeClock clock = new FakeClock();
+        clock.lag = 3;
+        RecordingSink sink = new RecordingSink();
+        TouchInjector.Result r = TouchInjector.run(swipe(), clock, sink);
+        // Event times are the plan's even when the injection ran late.
+        assertEquals("[DOWN@0, MOVE@17, MOVE@33, MOVE@50, UP@50]", sink.events.toString());
+        assertEquals(5, r.injectedEvents);
+        assertEquals(3, r.lateMs);
+        assertEquals(53, r.elapsedMs);
+    }
+
+    @Test
+    public void cancelsTheContactWhenAnInjectionFailsMidway() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        sink.refuse = 2;
+        try {
+            TouchInjector.run(swipe(), new FakeClock(), sink);
+            fail("a refused event must fail the touch");
+        } catch (HelperException e) {
+            assertEquals(HelperException.COMMAND_FAILED, e.code());
+            assertEquals("injectInputEvent refused event 3 of 5 (MOVE at 33 ms); ACTION_CANCEL sent", e.getMessage());
+        }
+        assertEquals("MOVE/1@33", sink.cancelled);
+    }
+
+    @Test
+    public void cancelsNothingWhenTheDownFails() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        sink.refuse = 0;
+        try {
+            TouchInjector.run(swipe(), new FakeClock(), sink);
+            fail("a refused DOWN must fail the touch");
+        } catch (HelperException e) {
+            assertEquals("injectInputEvent refused event 1 of 5 (DOWN at 0 ms)", e.getMessage());
+        }
+        assertEquals(null, sink.cancelled);
+    }
+}
