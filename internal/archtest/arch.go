@@ -38,7 +38,7 @@ func Rules() map[string]Rule {
 		"exec/android":         {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
 		"exec/ios":             {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
 		"exec/webdriver":       {Project: []string{"canonical", "planner", "planner/plancases", "exec"}},
-		"helper-apk":           {Project: []string{"canonical", "planner", "exec/android"}},
+		"helper-apk":           {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},
 		"cmd/flow":             {Project: []string{"*"}, ThirdParty: []string{"*"}},
 		"internal/archtest":    {},
 		"internal/browsertest": {Project: []string{"exec/webdriver"}},
