@@ -29,3 +29,12 @@ func (NopObserver) StepFinished(*canonical.Flow, StepResult, string) {}
 
 // FlowFinished does nothing.
 func (NopObserver) FlowFinished(FlowResult) {}
+
+// TemplateObserver is an Observer that also learns what each template a
+// step evaluated came to, right after it is evaluated and before the step
+// uses it: flow test --record writes a step with the values it ran with,
+// not with expressions a replay could not evaluate again.
+type TemplateObserver interface {
+	Observer
+	TemplateResolved(flow *canonical.Flow, t canonical.Template, value string)
+}

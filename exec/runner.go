@@ -478,7 +478,13 @@ func (r *run) adjusted(d time.Duration) time.Duration {
 func (r *run) event(typ string, fields map[string]any) { r.cfg.Events.Record(typ, fields) }
 
 func (r *run) str(ctx context.Context, t canonical.Template) (string, error) {
-	return r.js.Interpolate(ctx, t)
+	v, err := r.js.Interpolate(ctx, t)
+	if err == nil {
+		if o, ok := r.cfg.Observer.(TemplateObserver); ok {
+			o.TemplateResolved(r.top, t, v)
+		}
+	}
+	return v, err
 }
 
 func errorf(code canonical.Code, format string, args ...any) *canonical.Error {

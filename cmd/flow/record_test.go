@@ -12,7 +12,9 @@ import (
 // TestTestRecordUndeclaredVars: a step that typed a -e variable the flow's
 // env does not declare is recorded with the value it typed, a declared
 // plain value wins over -e as it did in the run, and the replay of the
-// recording performs the same device actions as the run.
+// recording performs the same device actions as the run. Values .ad has
+// no variable for (a lower-case name, a JavaScript expression) and values
+// holding ${ are recorded as the text the step typed.
 func TestTestRecordUndeclaredVars(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -29,6 +31,7 @@ env:
 - tapOn: Password
 - inputText: ${PASSWORD}
 - inputText: " ${MAESTRO_SUFFIX}"
+- inputText: " ${user}/${1+2}"
 - hideKeyboard
 `), 0o644)
 	script := filepath.Join(dir, "login.ad")
@@ -43,7 +46,7 @@ env:
 		}
 		return out.String()
 	}
-	stdout := call("live", "test", flow, "--record", script, "--events", live, "-e", "EMAIL=undeclared@example.com", "-e", "PASSWORD=cli-pass")
+	stdout := call("live", "test", flow, "--record", script, "--events", live, "-e", "EMAIL=undeclared@example.com", "-e", "PASSWORD=cli-pass", "-e", "user=lower ${HOME}")
 	data, err := os.ReadFile(script)
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +60,9 @@ env:
 		t.Errorf("every step has an exact .ad form here:\n%s\n%s", data, stdout)
 	}
 	events, _ := os.ReadFile(live)
+	if !strings.Contains(string(events), `"text":" lower ${HOME}/3"`) {
+		t.Fatalf("the run must type the lower-case variable and the expression's value:\n%s", events)
+	}
 	if !strings.Contains(string(events), `"text":"fixed-pass"`) {
 		t.Fatalf("the run must type the flow's own PASSWORD (its env wins over -e):\n%s", events)
 	}

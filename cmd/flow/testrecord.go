@@ -33,7 +33,9 @@ type stepRecorder struct {
 
 	mu      sync.Mutex
 	pending []canonical.Command // top-level command per nesting level
-	err     error
+	// resolved holds what the pending command's templates evaluated to.
+	resolved map[canonical.Template]string
+	err      error
 	// left counts passed steps written as "# not recorded" comments.
 	left int
 }
@@ -50,6 +52,7 @@ func (r *stepRecorder) StepStarted(f *canonical.Flow, c canonical.Command, desc 
 	r.mu.Lock()
 	if depth == 0 {
 		r.pending = append(r.pending[:0], c)
+		clear(r.resolved)
 	}
 	r.mu.Unlock()
 	r.Observer.StepStarted(f, c, desc, depth)
@@ -70,11 +73,36 @@ func (r *stepRecorder) StepFinished(f *canonical.Flow, step exec.StepResult, des
 	if step.Status != exec.StatusPassed {
 		return // failed steps are not replayed; skipped and warned ones did nothing
 	}
+	if len(r.resolved) > 0 {
+		c = canonical.MapTemplates(c, func(t canonical.Template) canonical.Template {
+			if v, ok := r.resolved[t]; ok {
+				return compat.LiteralTemplate(v, t.Pos)
+			}
+			return t
+		})
+	}
 	lines := recordLines(f, c, step.Command, r.cli)
 	if len(lines) == 1 && strings.HasPrefix(lines[0], notRecorded) {
 		r.left++
 	}
 	r.err = r.append(lines)
+}
+
+// TemplateResolved keeps the values the running top-level step evaluated,
+// so the recording holds what the step did ("${user}" as the text typed,
+// "${1+2}" as 3) even where .ad has no way to say how it was computed.
+// Templates of nested steps land here too but match no template of the
+// top-level command.
+func (r *stepRecorder) TemplateResolved(f *canonical.Flow, t canonical.Template, value string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pending) == 0 {
+		return
+	}
+	if r.resolved == nil {
+		r.resolved = map[canonical.Template]string{}
+	}
+	r.resolved[t] = value
 }
 
 // notRecorded starts the comment that stands for a step with no .ad form.
@@ -142,13 +170,46 @@ func recordLines(f *canonical.Flow, c canonical.Command, name string, cli map[st
 		if err != nil {
 			return skip(err.Error())
 		}
-		line := compat.EncodeAction(ra)
-		if strings.Contains(line, "${") {
-			return skip("a value holds ${, which an .ad line would read as a variable")
+		line, ok := literalLine(f.File, ra)
+		if !ok {
+			return skip("the .ad line " + line + " does not read back as the values the step ran with")
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// literalLine encodes a resolved action whose values are final text: each
+// ${ in them is written \${, which a replay reads back as ${ (a text
+// typed as "${HOME}" stays that text instead of becoming a variable). ok
+// says the line parses and resolves back to exactly ra's values.
+func literalLine(file string, ra compat.Action) (string, bool) {
+	esc := func(v string) string { return strings.ReplaceAll(v, "${", `\${`) }
+	lit := ra
+	lit.Positionals = make([]string, len(ra.Positionals))
+	for i, p := range ra.Positionals {
+		lit.Positionals[i] = esc(p)
+	}
+	if ra.Flags != nil {
+		lit.Flags = make(map[string]string, len(ra.Flags))
+		for k, v := range ra.Flags {
+			lit.Flags[k] = esc(v)
+		}
+	}
+	line := compat.EncodeAction(lit)
+	back, err := compat.ParseScript(file, []byte(line), compat.ParseOptions{})
+	if err != nil || len(back.Actions) != 1 {
+		return line, false
+	}
+	scope, err := compat.NewScope(compat.VarSources{})
+	if err != nil {
+		return line, false
+	}
+	got, err := compat.Resolve(back.Actions[0], scope)
+	if err != nil || got.Command != ra.Command || !slices.Equal(got.Positionals, ra.Positionals) || !maps.Equal(got.Flags, ra.Flags) {
+		return line, false
+	}
+	return line, true
 }
 
 // runEnv is the flow's env as the run saw it, for the recording: -e and
