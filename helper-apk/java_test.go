@@ -87,16 +87,16 @@ func run(t *testing.T, ctx context.Context, name string, args ...string) string 
 	return string(out)
 }
 
-// TestJava compiles the helper as Java 8 twice, the pure classes with
-// their JUnit tests and without any Android class on the class path (so
-// nothing pure can lean on the platform), and the glue against the stubs,
-// then runs JUnit: the golden schedules, the wire transcripts, the XML.
+// TestJava compiles the pure classes as Java 8 with their JUnit tests and
+// without any Android class on the class path (so nothing pure can lean on
+// the platform), then runs JUnit: the golden schedules, the wire
+// transcripts, the XML. TestThinLayer compiles the rest.
 func TestJava(t *testing.T) {
 	javac, java := javaTools(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	pure, glue := javaSources(t)
-	for _, must := range []string{"TouchPlan.java", "PointerEventSchedule.java", "Protocol.java", "XmlWriter.java", "KeyText.java", "InstrumentationStatus.java"} {
+	pure, _ := javaSources(t)
+	for _, must := range []string{"TouchPlan.java", "PointerEventSchedule.java", "TouchInjector.java", "Protocol.java", "XmlWriter.java", "KeyText.java", "InstrumentationStatus.java"} {
 		found := false
 		for _, f := range pure {
 			found = found || filepath.Base(f) == must
@@ -109,26 +109,11 @@ func TestJava(t *testing.T) {
 	if err != nil || len(tests) == 0 {
 		t.Fatalf("no Java tests in test/dev/flow/helper (%v)", err)
 	}
-	stubs, err := filepath.Glob("stubs/*/*/*.java")
-	if err != nil {
-		t.Fatal(err)
-	}
-	more, _ := filepath.Glob("stubs/*/*/*/*.java")
-	stubs = append(stubs, more...)
-
 	sep := string(os.PathListSeparator)
 	testCP := strings.Join([]string{jsonJar, junitJar, hamcrestJar}, sep)
-	pureOut, glueOut := filepath.Join(t.TempDir(), "pure"), filepath.Join(t.TempDir(), "glue")
+	pureOut := filepath.Join(t.TempDir(), "pure")
 	args := append([]string{"--release", "8", "-encoding", "UTF-8", "-Xlint:all", "-cp", testCP, "-d", pureOut}, pure...)
 	run(t, ctx, javac, append(args, tests...)...)
-	if len(glue) > 0 {
-		if len(stubs) == 0 {
-			t.Fatal("glue classes but no stubs in stubs/")
-		}
-		args := append([]string{"--release", "8", "-encoding", "UTF-8", "-Xlint:all", "-cp", jsonJar, "-d", glueOut}, pure...)
-		args = append(args, glue...)
-		run(t, ctx, javac, append(args, stubs...)...)
-	}
 
 	var classes []string
 	for _, f := range tests {
@@ -144,4 +129,86 @@ func TestJava(t *testing.T) {
 		t.Fatalf("JUnit did not report OK:\n%s", out)
 	}
 	t.Logf("%s", strings.TrimSpace(out[strings.LastIndex(out, "\nOK ("):]))
+}
+
+// stubFiles lists stubs/**.java.
+func stubFiles(t *testing.T) []string {
+	t.Helper()
+	var stubs []string
+	err := filepath.WalkDir("stubs", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
+			stubs = append(stubs, p)
+		}
+		return err
+	})
+	if err != nil || len(stubs) == 0 {
+		t.Fatalf("no stubs in stubs/ (%v)", err)
+	}
+	return stubs
+}
+
+// compileWhole compiles every class of the helper, the android.* layer
+// included, against the stubs, the way the SDK build compiles it against
+// android.jar (-Werror: a deprecated call must be suppressed on purpose).
+func compileWhole(ctx context.Context, javac, srcDir, outDir string, stubs []string) ([]byte, error) {
+	srcs, err := filepath.Glob(filepath.Join(srcDir, "*.java"))
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"--release", "8", "-encoding", "UTF-8", "-Xlint:all", "-Werror", "-cp", jsonJar, "-d", outDir}
+	args = append(append(args, srcs...), stubs...)
+	return exec.CommandContext(ctx, javac, args...).CombinedOutput()
+}
+
+// TestThinLayer compiles the WHOLE helper, pure classes and android.*
+// layer, against stubs/, so a call into android.* that the stubs (copied
+// from the platform's reference) do not declare fails here. A copy with one
+// wrong call must fail too, or the compile proves nothing.
+func TestThinLayer(t *testing.T) {
+	javac, _ := javaTools(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, glue := javaSources(t)
+	for _, must := range []string{"FlowInstrumentation.java", "AndroidDevice.java", "UiAutomationDispatcher.java", "AccessibilityNodeSource.java", "Screens.java", "HelperServer.java", "Media.java", "MockLocation.java"} {
+		found := false
+		for _, f := range glue {
+			found = found || filepath.Base(f) == must
+		}
+		if !found {
+			t.Errorf("%s is missing from the android.* layer", must)
+		}
+	}
+	stubs := stubFiles(t)
+	if out, err := compileWhole(ctx, javac, "src/dev/flow/helper", t.TempDir(), stubs); err != nil {
+		t.Fatalf("the helper does not compile against stubs/: %v\n%s", err, out)
+	}
+
+	// injectInputEvent takes (InputEvent, boolean): a call without sync must not compile.
+	dir := filepath.Join(t.TempDir(), "src")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("src/dev/flow/helper/*.java")
+	mutated := false
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(f) == "UiAutomationDispatcher.java" {
+			wrong := strings.Replace(string(data), "injectInputEvent(ev, e.waitForDispatch)", "injectInputEvent(ev)", 1)
+			mutated = wrong != string(data)
+			data = []byte(wrong)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !mutated {
+		t.Fatal("UiAutomationDispatcher.java no longer calls injectInputEvent(ev, e.waitForDispatch); update the mutation")
+	}
+	out, err := compileWhole(ctx, javac, dir, t.TempDir(), stubs)
+	if err == nil || !strings.Contains(string(out), "injectInputEvent") {
+		t.Fatalf("a wrong injectInputEvent call compiled against the stubs (err %v):\n%s", err, out)
+	}
 }

@@ -99,6 +99,23 @@ public final class PointerEventSchedule {
         return events;
     }
 
+    /**
+     * The ACTION_CANCEL that withdraws the contacts still down after last
+     * went in, or null when none is (nothing went in, or the final UP did).
+     * After POINTER_UP only the first finger is still down.
+     */
+    public static Event cancelAfter(Event last, int offsetMs) {
+        if (last == null || last.action == ACTION_UP) {
+            return null;
+        }
+        int down = last.action == ACTION_POINTER_UP_1 ? 1 : last.pointerCount();
+        float[] xs = new float[down];
+        float[] ys = new float[down];
+        System.arraycopy(last.xs, 0, xs, 0, down);
+        System.arraycopy(last.ys, 0, ys, 0, down);
+        return new Event(offsetMs, ACTION_CANCEL, last.sampleIndex, xs, ys, true);
+    }
+
     private static Event event(TouchPlan plan, int action, int sample, int pointers, int offset, boolean wait) {
         float[] xs = new float[pointers];
         float[] ys = new float[pointers];

@@ -16,12 +16,12 @@ public final class TouchInjector {
         void sleepUntil(long uptimeMillis) throws InterruptedException;
     }
 
-    /** Where events go (UiAutomation.injectInputEvent on the phone). */
+    /**
+     * Where events go (UiAutomation.injectInputEvent on the phone), the
+     * ACTION_CANCEL after a failure included; false is a refusal.
+     */
     public interface Sink {
         boolean inject(PointerEventSchedule.Event event, long downTime, long eventTime);
-
-        /** ACTION_CANCEL with the pointers of the last event that went in. */
-        void cancel(PointerEventSchedule.Event last, long downTime, long eventTime);
     }
 
     /** What a touch answers (PROTOCOL.md touch). */
@@ -75,12 +75,12 @@ public final class TouchInjector {
         return new Result(events.size(), clock.uptimeMillis() - downTime, late);
     }
 
-    /** Cancels when a contact is down: after a DOWN and before the final UP. */
+    /**
+     * Cancels when a contact is down (after a DOWN and before the final UP);
+     * true when the sink took the ACTION_CANCEL.
+     */
     private static boolean cancel(Sink sink, PointerEventSchedule.Event lastIn, long downTime, long now) {
-        if (lastIn == null || lastIn.action == PointerEventSchedule.ACTION_UP) {
-            return false;
-        }
-        sink.cancel(lastIn, downTime, now);
-        return true;
+        PointerEventSchedule.Event c = PointerEventSchedule.cancelAfter(lastIn, (int) Math.min(Integer.MAX_VALUE, now - downTime));
+        return c != null && sink.inject(c, downTime, now);
     }
 }

@@ -27,21 +27,24 @@ public class TouchInjectorTest {
         }
     }
 
+    /** Refuses the call numbered refuse (from 0); records the rest, a cancel apart. */
     static final class RecordingSink implements TouchInjector.Sink {
         final List<String> events = new ArrayList<String>();
         int refuse = -1;
+        int calls;
         String cancelled;
 
         public boolean inject(PointerEventSchedule.Event e, long downTime, long eventTime) {
-            if (events.size() == refuse) {
+            if (calls++ == refuse) {
                 return false;
             }
-            events.add(PointerEventSchedule.actionName(e.action) + "@" + (eventTime - downTime));
+            String s = PointerEventSchedule.actionName(e.action) + "/" + e.pointerCount() + "@" + (eventTime - downTime);
+            if (e.action == PointerEventSchedule.ACTION_CANCEL) {
+                cancelled = s;
+            } else {
+                events.add(s);
+            }
             return true;
-        }
-
-        public void cancel(PointerEventSchedule.Event last, long downTime, long eventTime) {
-            cancelled = PointerEventSchedule.actionName(last.action) + "/" + last.pointerCount() + "@" + (eventTime - downTime);
         }
     }
 
@@ -59,7 +62,7 @@ public class TouchInjectorTest {
         RecordingSink sink = new RecordingSink();
         TouchInjector.Result r = TouchInjector.run(swipe(), clock, sink);
         // Event times are the plan's even when the injection ran late.
-        assertEquals("[DOWN@0, MOVE@17, MOVE@33, MOVE@50, UP@50]", sink.events.toString());
+        assertEquals("[DOWN/1@0, MOVE/1@17, MOVE/1@33, MOVE/1@50, UP/1@50]", sink.events.toString());
         assertEquals(5, r.injectedEvents);
         assertEquals(3, r.lateMs);
         assertEquals(53, r.elapsedMs);
@@ -76,7 +79,7 @@ public class TouchInjectorTest {
             assertEquals(HelperException.COMMAND_FAILED, e.code());
             assertEquals("injectInputEvent refused event 3 of 5 (MOVE at 33 ms); ACTION_CANCEL sent", e.getMessage());
         }
-        assertEquals("MOVE/1@33", sink.cancelled);
+        assertEquals("CANCEL/1@33", sink.cancelled);
     }
 
     @Test
@@ -90,5 +93,36 @@ public class TouchInjectorTest {
             assertEquals("injectInputEvent refused event 1 of 5 (DOWN at 0 ms)", e.getMessage());
         }
         assertEquals(null, sink.cancelled);
+    }
+
+    @Test
+    public void cancelsOnlyTheFingerStillDownAfterPointerUp() throws Exception {
+        List<PointerEventSchedule.Event> pinch = PointerEventSchedule.create(TouchPlan.parse(new JSONObject(Files.read(
+                new java.io.File(Files.dir("flow.golden"), "pinch_in.json")))));
+        RecordingSink sink = new RecordingSink();
+        sink.refuse = pinch.size() - 1;
+        try {
+            TouchInjector.run(pinch, new FakeClock(), sink);
+            fail("a refused UP must fail the touch");
+        } catch (HelperException e) {
+            assertEquals(HelperException.COMMAND_FAILED, e.code());
+        }
+        assertEquals("POINTER_UP/2", sink.events.get(sink.events.size() - 1).replaceAll("@.*", ""));
+        assertEquals("CANCEL/1", sink.cancelled.replaceAll("@.*", ""));
+    }
+
+    @Test
+    public void reportsACancelTheSinkRefused() throws Exception {
+        TouchInjector.Sink sink = new TouchInjector.Sink() {
+            public boolean inject(PointerEventSchedule.Event e, long downTime, long eventTime) {
+                return e.action == PointerEventSchedule.ACTION_DOWN;
+            }
+        };
+        try {
+            TouchInjector.run(swipe(), new FakeClock(), sink);
+            fail("a refused MOVE must fail the touch");
+        } catch (HelperException e) {
+            assertEquals("injectInputEvent refused event 2 of 5 (MOVE at 17 ms)", e.getMessage());
+        }
     }
 }

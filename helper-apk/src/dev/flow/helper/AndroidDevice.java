@@ -1,0 +1,219 @@
+package dev.flow.helper;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import android.accessibilityservice.AccessibilityServiceInfo;
+import android.app.UiAutomation;
+import android.content.Context;
+import android.content.Intent;
+import android.content.pm.PackageInfo;
+import android.content.pm.PackageManager;
+import android.location.LocationManager;
+import android.os.Build;
+import android.os.Bundle;
+import android.os.SystemClock;
+import android.util.Log;
+import android.view.accessibility.AccessibilityEvent;
+import android.view.accessibility.AccessibilityNodeInfo;
+import android.view.accessibility.AccessibilityWindowInfo;
+
+/** The phone behind Protocol: UiAutomation and the platform services. */
+final class AndroidDevice implements Device {
+    static final String TAG = "flow-helper";
+
+    private final UiAutomation automation;
+    private final Context context;
+    private final UiAutomationDispatcher dispatcher;
+    private final Screens screens;
+    private final MockLocation location;
+    private final Object events = new Object();
+    private long eventSeq;
+    private long lastEventAt = SystemClock.uptimeMillis();
+
+    AndroidDevice(UiAutomation automation, Context context) {
+        this.automation = automation;
+        this.context = context;
+        this.dispatcher = new UiAutomationDispatcher(automation);
+        this.screens = new Screens(automation, context);
+        this.location = new MockLocation((LocationManager) context.getSystemService(Context.LOCATION_SERVICE));
+        // Every window, every view (not only "important" ones) and view ids,
+        // as UiDevice configures Maestro's dumps.
+        AccessibilityServiceInfo info = automation.getServiceInfo();
+        info.flags |= AccessibilityServiceInfo.FLAG_RETRIEVE_INTERACTIVE_WINDOWS
+                | AccessibilityServiceInfo.FLAG_INCLUDE_NOT_IMPORTANT_VIEWS
+                | AccessibilityServiceInfo.FLAG_REPORT_VIEW_IDS;
+        automation.setServiceInfo(info);
+        automation.setOnAccessibilityEventListener(new UiAutomation.OnAccessibilityEventListener() {
+            public void onAccessibilityEvent(AccessibilityEvent event) {
+                switch (event.getEventType()) {
+                    case AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED:
+                    case AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED:
+                    case AccessibilityEvent.TYPE_VIEW_SCROLLED:
+                        synchronized (events) {
+                            eventSeq++;
+                            lastEventAt = SystemClock.uptimeMillis();
+                            events.notifyAll();
+                        }
+                        break;
+                    default:
+                        break;
+                }
+            }
+        });
+    }
+
+    void close() {
+        location.close();
+        automation.setOnAccessibilityEventListener(null);
+    }
+
+    public Info info() {
+        double[] density = new double[1];
+        int[] d = screens.display(density);
+        return new Info(versionCode(), Build.VERSION.SDK_INT, d[0], d[1], d[2], density[0]);
+    }
+
+    @SuppressWarnings("deprecation")
+    private long versionCode() {
+        try {
+            return context.getPackageManager().getPackageInfo(context.getPackageName(), 0).versionCode;
+        } catch (PackageManager.NameNotFoundException e) {
+            return 0;
+        }
+    }
+
+    public long eventSeq() {
+        synchronized (events) {
+            return eventSeq;
+        }
+    }
+
+    public void waitForIdle(long quietMs, long timeoutMs) {
+        try {
+            automation.waitForIdle(quietMs, timeoutMs);
+        } catch (TimeoutException e) {
+            // A screen that never idles is read as it is (PROTOCOL.md hierarchy).
+        }
+    }
+
+    public boolean waitForQuiet(long quietMs, long timeoutMs) throws InterruptedException {
+        long deadline = SystemClock.uptimeMillis() + timeoutMs;
+        synchronized (events) {
+            while (true) {
+                long now = SystemClock.uptimeMillis();
+                long quietUntil = lastEventAt + quietMs;
+                if (now >= quietUntil) {
+                    return true;
+                }
+                if (now >= deadline) {
+                    return false;
+                }
+                events.wait(Math.max(1, Math.min(quietUntil, deadline) - now));
+            }
+        }
+    }
+
+    public List<NodeSource> windowRoots() {
+        return screens.roots();
+    }
+
+    public Box appWindow() throws HelperException {
+        Box app = screens.window(AccessibilityWindowInfo.TYPE_APPLICATION);
+        if (app != null) {
+            return app;
+        }
+        Info i = info();
+        return new Box(0, 0, i.width, i.height);
+    }
+
+    public Box inputMethodWindow() {
+        return screens.window(AccessibilityWindowInfo.TYPE_INPUT_METHOD);
+    }
+
+    public TouchInjector.Result touch(List<PointerEventSchedule.Event> events) throws HelperException {
+        return TouchInjector.run(events, dispatcher, dispatcher);
+    }
+
+    public void key(int code, int meta, boolean longPress) throws HelperException {
+        dispatcher.key(code, meta, longPress);
+    }
+
+    @SuppressWarnings("deprecation") // recycle: needed below API 33, a no-op from it
+    public void appendText(String text) throws HelperException {
+        AccessibilityNodeInfo node = automation.findFocus(AccessibilityNodeInfo.FOCUS_INPUT);
+        if (node == null) {
+            throw new HelperException(HelperException.COMMAND_FAILED, "no focused input field to set the text on",
+                    "tap a text field before inputText");
+        }
+        try {
+            boolean hint = Build.VERSION.SDK_INT >= 26 && node.isShowingHintText();
+            String value = KeyText.appended(node.getText(), hint, text);
+            Bundle args = new Bundle();
+            args.putCharSequence(AccessibilityNodeInfo.ACTION_ARGUMENT_SET_TEXT_CHARSEQUENCE, value);
+            if (!node.performAction(AccessibilityNodeInfo.ACTION_SET_TEXT, args)) {
+                throw new HelperException(HelperException.COMMAND_FAILED, "the focused field refused the text",
+                        "the field may be read-only or not editable through accessibility");
+            }
+            // Typing continues where a person would: after the new text.
+            Bundle sel = new Bundle();
+            sel.putInt(AccessibilityNodeInfo.ACTION_ARGUMENT_SELECTION_START_INT, value.length());
+            sel.putInt(AccessibilityNodeInfo.ACTION_ARGUMENT_SELECTION_END_INT, value.length());
+            node.performAction(AccessibilityNodeInfo.ACTION_SET_SELECTION, sel);
+        } finally {
+            node.recycle();
+        }
+    }
+
+    public byte[] screenshot() throws HelperException {
+        return screens.png();
+    }
+
+    public void launch(String pkg, List<Extra> extras) throws HelperException {
+        Intent intent = context.getPackageManager().getLaunchIntentForPackage(pkg);
+        if (intent == null) {
+            throw new HelperException(HelperException.COMMAND_FAILED, pkg + " has no launchable activity",
+                    "check the appId and that the app is installed (adb shell pm list packages " + pkg + ")");
+        }
+        intent.addFlags(Intent.FLAG_ACTIVITY_NEW_TASK);
+        for (Extra e : extras) {
+            if (e.value instanceof String) {
+                intent.putExtra(e.key, (String) e.value);
+            } else if (e.value instanceof Boolean) {
+                intent.putExtra(e.key, ((Boolean) e.value).booleanValue());
+            } else if (e.value instanceof Integer) {
+                intent.putExtra(e.key, ((Integer) e.value).intValue());
+            } else if (e.value instanceof Long) {
+                intent.putExtra(e.key, ((Long) e.value).longValue());
+            } else {
+                intent.putExtra(e.key, ((Double) e.value).doubleValue());
+            }
+        }
+        context.startActivity(intent);
+    }
+
+    public List<String> requestedPermissions(String pkg) throws HelperException {
+        PackageInfo info;
+        try {
+            info = context.getPackageManager().getPackageInfo(pkg, PackageManager.GET_PERMISSIONS);
+        } catch (PackageManager.NameNotFoundException e) {
+            throw new HelperException(HelperException.COMMAND_FAILED, pkg + " is not installed",
+                    "check the appId (adb shell pm list packages " + pkg + ")");
+        }
+        return info.requestedPermissions == null ? new ArrayList<String>() : Arrays.asList(info.requestedPermissions);
+    }
+
+    public void setLocation(double lat, double lon) throws HelperException {
+        location.set(lat, lon);
+    }
+
+    public String addMedia(String name, String ext, byte[] body) throws HelperException {
+        return new Media(context.getContentResolver()).add(name, ext, body);
+    }
+
+    public void log(String op, Throwable t) {
+        Log.e(TAG, "op " + op + " failed", t);
+    }
+}

@@ -1,0 +1,52 @@
+package android.app;
+
+import android.content.Context;
+import android.os.Bundle;
+
+/**
+ * Stub, not shipped: only the members the helper calls, so javac checks
+ * each call. Source: developer.android.com/reference/android/app/Instrumentation
+ * (signatures, constant values). Each member says the API level that
+ * added it; the helper runs from minSdk 24 (helper-apk/build.go).
+ */
+public class Instrumentation {
+    // API 1
+    public Instrumentation() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public void onCreate(Bundle arguments) {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public void start() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public void onStart() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public Context getContext() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 18
+    public UiAutomation getUiAutomation() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public void sendStatus(int resultCode, Bundle results) {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public void finish(int resultCode, Bundle results) {
+        throw new RuntimeException("Stub!");
+    }
+}

@@ -1,0 +1,28 @@
+package android.content;
+
+import java.io.FileNotFoundException;
+import java.io.OutputStream;
+
+import android.net.Uri;
+
+/**
+ * Stub, not shipped: only the members the helper calls, so javac checks
+ * each call. Source: developer.android.com/reference/android/content/ContentResolver
+ * (signatures, constant values). Each member says the API level that
+ * added it; the helper runs from minSdk 24 (helper-apk/build.go).
+ */
+public abstract class ContentResolver {
+    private ContentResolver(Context context) {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public final Uri insert(Uri url, ContentValues values) {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public final OutputStream openOutputStream(Uri uri) throws FileNotFoundException {
+        throw new RuntimeException("Stub!");
+    }
+}

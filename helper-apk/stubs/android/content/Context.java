@@ -1,0 +1,35 @@
+package android.content;
+
+import android.content.pm.PackageManager;
+
+/**
+ * Stub, not shipped: only the members the helper calls, so javac checks
+ * each call. Source: developer.android.com/reference/android/content/Context
+ * (signatures, constant values). Each member says the API level that
+ * added it; the helper runs from minSdk 24 (helper-apk/build.go).
+ */
+public abstract class Context {
+    // API 1
+    public static final String WINDOW_SERVICE = "window";
+    // API 1
+    public static final String LOCATION_SERVICE = "location";
+
+    private Context() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public abstract Object getSystemService(String name);
+
+    // API 1
+    public abstract PackageManager getPackageManager();
+
+    // API 1
+    public abstract String getPackageName();
+
+    // API 1
+    public abstract ContentResolver getContentResolver();
+
+    // API 1
+    public abstract void startActivity(Intent intent);
+}

@@ -1,0 +1,18 @@
+package android.view;
+
+/**
+ * Stub, not shipped: only the members the helper calls, so javac checks
+ * each call. Source: developer.android.com/reference/android/view/ViewConfiguration
+ * (signatures, constant values). Each member says the API level that
+ * added it; the helper runs from minSdk 24 (helper-apk/build.go).
+ */
+public class ViewConfiguration {
+    private ViewConfiguration() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public static int getLongPressTimeout() {
+        throw new RuntimeException("Stub!");
+    }
+}

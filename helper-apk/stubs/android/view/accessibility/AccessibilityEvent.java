@@ -1,0 +1,25 @@
+package android.view.accessibility;
+
+/**
+ * Stub, not shipped: only the members the helper calls, so javac checks
+ * each call. Source: developer.android.com/reference/android/view/accessibility/AccessibilityEvent
+ * (signatures, constant values). Each member says the API level that
+ * added it; the helper runs from minSdk 24 (helper-apk/build.go).
+ */
+public final class AccessibilityEvent {
+    // API 4
+    public static final int TYPE_WINDOW_STATE_CHANGED = 0x20;
+    // API 14
+    public static final int TYPE_WINDOW_CONTENT_CHANGED = 0x800;
+    // API 14
+    public static final int TYPE_VIEW_SCROLLED = 0x1000;
+
+    private AccessibilityEvent() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 4
+    public int getEventType() {
+        throw new RuntimeException("Stub!");
+    }
+}
