@@ -1,0 +1,488 @@
+package helperapk
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/xml"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/gkampitakis/go-snaps/snaps"
+)
+
+// fakeTool is the body, after the shared preamble, of each fake SDK or JDK
+// tool: it writes what the real tool writes, where build.go's arguments say
+// (argument forms: `javac -d DIR`, `d8 --output DIR` writes classes.dex,
+// `aapt2 link -o APK --manifest FILE`, `zipalign … IN OUT`,
+// `keytool -keystore FILE`, `apksigner sign --out OUT IN`, `apksigner verify`,
+// as the tools' own --help documents them).
+var fakeTool = map[string]string{
+	"javac": `out=$(arg -d "$@")
+mkdir -p "$out/dev/flow/helper"
+for a in "$@"; do case $a in *.java) : > "$out/dev/flow/helper/$(basename "$a" .java).class";; esac; done`,
+	"d8":        `printf 'dex\n' > "$(arg --output "$@")/classes.dex"`,
+	"aapt2":     `cp "$(arg --manifest "$@")" "$FAKE/linked-manifest.xml"; cp "$FAKE/linked.zip" "$(arg -o "$@")"`,
+	"zipalign":  `for a in "$@"; do in=$out; out=$a; done; cp "$in" "$out"`,
+	"keytool":   `printf 'key\n' > "$(arg -keystore "$@")"`,
+	"apksigner": `if [ "$1" = sign ]; then for a in "$@"; do last=$a; done; cp "$last" "$(arg --out "$@")"; fi`,
+}
+
+const fakePreamble = `#!/bin/sh
+# A fake %s for helper-apk/build_test.go: it records its argv in $FAKE/argv,
+# fails with the text of $FAKE/fail-%s when that file exists, else writes
+# the outputs the real tool writes.
+FAKE=%q
+arg() { want=$1; shift; prev=; for a in "$@"; do [ "$prev" = "$want" ] && { printf '%%s' "$a"; return; }; prev=$a; done; }
+{ printf '%%s' "$0"; for a in "$@"; do printf ' %%s' "$a"; done; printf '\n'; } >> "$FAKE/argv"
+if [ -f "$FAKE/fail-%s" ]; then cat "$FAKE/fail-%s" >&2; exit 1; fi
+`
+
+type fake struct {
+	dir, sdk, jdk, cache string
+}
+
+// newFake makes an SDK (platforms/android-34, build-tools/34.0.0) and a JDK
+// of shell scripts, and the zip the fake aapt2 links.
+func newFake(t *testing.T) *fake {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake Android SDK is made of POSIX shell scripts")
+	}
+	root := t.TempDir()
+	f := &fake{dir: filepath.Join(root, "fake"), sdk: filepath.Join(root, "sdk"), jdk: filepath.Join(root, "jdk"), cache: filepath.Join(root, "cache")}
+	must(t, os.MkdirAll(f.dir, 0o755))
+	f.platform(t, "android-34")
+	f.buildTools(t, "34.0.0", "d8", "aapt2", "zipalign", "apksigner")
+	for _, tool := range []string{"javac", "keytool"} {
+		f.script(t, filepath.Join(f.jdk, "bin"), tool)
+	}
+	var z bytes.Buffer
+	w := zip.NewWriter(&z)
+	for _, name := range []string{"AndroidManifest.xml", "resources.arsc"} {
+		e, err := w.Create(name)
+		must(t, err)
+		_, err = e.Write([]byte("linked " + name))
+		must(t, err)
+	}
+	must(t, w.Close())
+	must(t, os.WriteFile(filepath.Join(f.dir, "linked.zip"), z.Bytes(), 0o644))
+	return f
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fake) platform(t *testing.T, name string) {
+	dir := filepath.Join(f.sdk, "platforms", name)
+	must(t, os.MkdirAll(dir, 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "android.jar"), []byte("jar"), 0o644))
+}
+
+func (f *fake) buildTools(t *testing.T, version string, tools ...string) {
+	for _, tool := range tools {
+		f.script(t, filepath.Join(f.sdk, "build-tools", version), tool)
+	}
+}
+
+func (f *fake) script(t *testing.T, dir, tool string) {
+	must(t, os.MkdirAll(dir, 0o755))
+	body := strings.NewReplacer("%s", tool, "%q", "'"+f.dir+"'", "%%", "%").Replace(fakePreamble) + fakeTool[tool] + "\n"
+	must(t, os.WriteFile(filepath.Join(dir, tool), []byte(body), 0o755))
+}
+
+// argv is what the tools recorded, with the machine's folders named.
+func (f *fake) argv(t *testing.T) string {
+	data, err := os.ReadFile(filepath.Join(f.dir, "argv"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	s := strings.NewReplacer(f.sdk, "$SDK", f.jdk, "$JDK").Replace(string(data))
+	s = regexp.MustCompile(regexp.QuoteMeta(f.cache)+`/build-[0-9]+`).ReplaceAllString(s, "$$WORK")
+	return strings.ReplaceAll(s, f.cache, "$CACHE")
+}
+
+func (f *fake) config() BuildConfig {
+	return BuildConfig{SDK: f.sdk, CacheDir: f.cache, JDK: f.jdk}
+}
+
+func zipEntries(t *testing.T, apk string) map[string]string {
+	t.Helper()
+	r, err := zip.OpenReader(apk)
+	if err != nil {
+		t.Fatalf("%s is not a zip: %v", apk, err)
+	}
+	defer r.Close()
+	out := map[string]string{}
+	for _, e := range r.File {
+		rc, err := e.Open()
+		must(t, err)
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		must(t, err)
+		out[e.Name] = string(data)
+	}
+	return out
+}
+
+// TestBuildCommandLines pins every command Build runs, in order, and
+// checks what it leaves: the APK in the cache (aapt2's entries plus d8's
+// classes.dex), the debug key, no build folder.
+func TestBuildCommandLines(t *testing.T) {
+	f := newFake(t)
+	var log bytes.Buffer
+	cfg := f.config()
+	cfg.Log = &log
+	apk, err := Build(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snaps.MatchSnapshot(t, f.argv(t))
+	if got := strings.Count(log.String(), "\n"); got != 7 {
+		t.Errorf("Log got %d command lines, want the 7 that ran:\n%s", got, log.String())
+	}
+	if filepath.Dir(apk) != f.cache || !regexp.MustCompile(`^flow-helper-[0-9a-f]{16}\.apk$`).MatchString(filepath.Base(apk)) {
+		t.Errorf("APK at %s, want $CACHE/flow-helper-<key>.apk", apk)
+	}
+	entries := zipEntries(t, apk)
+	want := map[string]string{"AndroidManifest.xml": "linked AndroidManifest.xml", "resources.arsc": "linked resources.arsc", "classes.dex": "dex\n"}
+	if len(entries) != len(want) {
+		t.Errorf("APK entries %v, want %v", entries, want)
+	}
+	for k, v := range want {
+		if entries[k] != v {
+			t.Errorf("APK entry %s = %q, want %q", k, entries[k], v)
+		}
+	}
+	linked, err := os.ReadFile(filepath.Join(f.dir, "linked-manifest.xml"))
+	must(t, err)
+	if !bytes.Equal(linked, Manifest(34)) {
+		t.Errorf("aapt2 linked the manifest\n%s\nwant Manifest(34)\n%s", linked, Manifest(34))
+	}
+	if _, err := os.Stat(filepath.Join(f.cache, keystore)); err != nil {
+		t.Errorf("no debug key kept in the cache: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(f.cache, "build-*")); len(left) > 0 {
+		t.Errorf("build folders left behind: %v", left)
+	}
+}
+
+// TestBuildCache: the same sources and tools return the cached APK without
+// running anything; another source or another build-tools builds anew and
+// signs with the key already made.
+func TestBuildCache(t *testing.T) {
+	f := newFake(t)
+	ctx := context.Background()
+	src, err := fs.Sub(sources, ".")
+	must(t, err)
+	first, err := build(ctx, f.config(), src)
+	must(t, err)
+	ran := f.argv(t)
+	again, err := build(ctx, f.config(), src)
+	must(t, err)
+	if again != first || f.argv(t) != ran {
+		t.Fatalf("a second build with nothing changed ran tools or moved the APK (%s, then %s):\n%s", first, again, strings.TrimPrefix(f.argv(t), ran))
+	}
+
+	changed := fstest.MapFS{}
+	files, err := javaFiles(sources)
+	must(t, err)
+	for _, jf := range files {
+		changed["src/"+jf.name] = &fstest.MapFile{Data: jf.data}
+	}
+	changed["src/dev/flow/helper/Protocol.java"].Data = append(bytes.Clone(changed["src/dev/flow/helper/Protocol.java"].Data), "\n// changed\n"...)
+	other, err := build(ctx, f.config(), changed)
+	must(t, err)
+	if other == first {
+		t.Fatal("a changed source reused the cached APK")
+	}
+	rebuilt := strings.TrimPrefix(f.argv(t), ran)
+	if strings.Contains(rebuilt, "bin/keytool") || !strings.Contains(rebuilt, "apksigner sign --ks $CACHE/debug.keystore") {
+		t.Errorf("a rebuild must sign with the cached key and not make another:\n%s", rebuilt)
+	}
+
+	f.buildTools(t, "35.0.0", "d8", "aapt2", "zipalign", "apksigner")
+	newer, err := build(ctx, f.config(), src)
+	must(t, err)
+	if newer == first || !strings.Contains(f.argv(t), "$SDK/build-tools/35.0.0/d8") {
+		t.Errorf("newer build-tools must build anew with them (APK %s):\n%s", newer, f.argv(t))
+	}
+}
+
+// TestCacheKey: every input of the APK changes the key.
+func TestCacheKey(t *testing.T) {
+	files := []javaFile{{"dev/flow/helper/A.java", []byte("class A {}")}}
+	tl := tools{platform: "android-34", buildTools: "34.0.0"}
+	base := cacheKey(files, Manifest(34), tl)
+	if base != cacheKey([]javaFile{{"dev/flow/helper/A.java", []byte("class A {}")}}, Manifest(34), tl) {
+		t.Fatal("the key is not stable")
+	}
+	variants := map[string]string{
+		"source":      cacheKey([]javaFile{{"dev/flow/helper/A.java", []byte("class A { }")}}, Manifest(34), tl),
+		"file name":   cacheKey([]javaFile{{"dev/flow/helper/B.java", []byte("class A {}")}}, Manifest(34), tl),
+		"manifest":    cacheKey(files, Manifest(35), tl),
+		"platform":    cacheKey(files, Manifest(34), tools{platform: "android-35", buildTools: "34.0.0"}),
+		"build-tools": cacheKey(files, Manifest(34), tools{platform: "android-34", buildTools: "34.0.1"}),
+	}
+	for what, k := range variants {
+		if k == base {
+			t.Errorf("another %s gives the same key", what)
+		}
+	}
+}
+
+func TestPickTools(t *testing.T) {
+	f := newFake(t)
+	for _, p := range []string{"android-23", "android-35", "android-33"} {
+		f.platform(t, p)
+	}
+	must(t, os.MkdirAll(filepath.Join(f.sdk, "platforms", "android-36"), 0o755)) // no android.jar: a broken download
+	must(t, os.MkdirAll(filepath.Join(f.sdk, "platforms", "android-UpsideDownCake"), 0o755))
+	f.buildTools(t, "35.0.0-rc1", "d8", "aapt2", "zipalign", "apksigner")
+	f.buildTools(t, "35.0.0", "d8", "aapt2", "zipalign", "apksigner")
+	f.buildTools(t, "36.0.0", "d8", "aapt2", "zipalign") // no apksigner
+	f.buildTools(t, "9.0.0", "d8", "aapt2", "zipalign", "apksigner")
+	tl, err := findTools(f.config())
+	must(t, err)
+	if tl.platform != "android-35" || tl.api != 35 || tl.buildTools != "35.0.0" {
+		t.Errorf("picked %s (API %d) and build-tools %s, want android-35 and 35.0.0", tl.platform, tl.api, tl.buildTools)
+	}
+	cfg := f.config()
+	cfg.Platform, cfg.BuildTools = "android-33", "35.0.0-rc1"
+	tl, err = findTools(cfg)
+	must(t, err)
+	if tl.platform != "android-33" || tl.buildTools != "35.0.0-rc1" {
+		t.Errorf("pinned android-33 and 35.0.0-rc1, got %s and %s", tl.platform, tl.buildTools)
+	}
+	for _, c := range [][2]string{{"34.0.0", "35.0.0-rc1"}, {"35.0.0-rc1", "35.0.0"}, {"35.0.0", "35.0.1"}, {"9.0.0", "10.0.0"}} {
+		if !versionLess(c[0], c[1]) || versionLess(c[1], c[0]) {
+			t.Errorf("versionLess(%s, %s) must hold one way only", c[0], c[1])
+		}
+	}
+}
+
+// coded asserts a DEVICE_UNAVAILABLE (or want) error whose message and hint
+// hold the given texts.
+func coded(t *testing.T, err error, code canonical.Code, texts ...string) *canonical.Error {
+	t.Helper()
+	ce, ok := canonical.AsError(err)
+	if !ok || ce.Code != code {
+		t.Fatalf("got %v, want a %s error", err, code)
+	}
+	for _, s := range texts {
+		if !strings.Contains(ce.Message+"\n"+ce.Hint, s) {
+			t.Errorf("%s\nhint: %s\ndoes not say %q", ce.Message, ce.Hint, s)
+		}
+	}
+	return ce
+}
+
+func TestBuildFailures(t *testing.T) {
+	ctx := context.Background()
+	t.Run("no SDK", func(t *testing.T) {
+		_, err := Build(ctx, BuildConfig{CacheDir: t.TempDir()})
+		coded(t, err, canonical.CodeDeviceUnavailable, "--android-helper APK", "FLOW_ANDROID_HELPER", "ANDROID_HOME")
+	})
+	t.Run("SDK is not a folder", func(t *testing.T) {
+		_, err := Build(ctx, BuildConfig{SDK: filepath.Join(t.TempDir(), "nope"), CacheDir: t.TempDir()})
+		coded(t, err, canonical.CodeDeviceUnavailable, "is not a folder", "ANDROID_HOME", "--android-helper APK")
+	})
+	t.Run("no platform", func(t *testing.T) {
+		f := newFake(t)
+		must(t, os.RemoveAll(filepath.Join(f.sdk, "platforms")))
+		_, err := Build(ctx, f.config())
+		coded(t, err, canonical.CodeDeviceUnavailable, "no platform of API 24 or newer", `sdkmanager "platforms;android-35"`, "--android-helper APK")
+	})
+	t.Run("no build-tools", func(t *testing.T) {
+		f := newFake(t)
+		must(t, os.Remove(filepath.Join(f.sdk, "build-tools", "34.0.0", "zipalign")))
+		_, err := Build(ctx, f.config())
+		coded(t, err, canonical.CodeDeviceUnavailable, "no build-tools with d8, aapt2, zipalign, apksigner", `sdkmanager "build-tools;35.0.0"`)
+	})
+	t.Run("no javac in the JDK", func(t *testing.T) {
+		f := newFake(t)
+		must(t, os.Remove(filepath.Join(f.jdk, "bin", "javac")))
+		_, err := Build(ctx, f.config())
+		coded(t, err, canonical.CodeDeviceUnavailable, "has no bin/javac", "JAVA_HOME")
+	})
+	t.Run("a tool fails", func(t *testing.T) {
+		f := newFake(t)
+		must(t, os.WriteFile(filepath.Join(f.dir, "fail-d8"), []byte("Error: classes.jar: unsupported class file major version 65\n"), 0o644))
+		_, err := Build(ctx, f.config())
+		ce := coded(t, err, canonical.CodeDeviceUnavailable, "d8 failed", "--android-helper APK")
+		if ce.Details["step"] != "d8" || !strings.Contains(ce.Details["output"].(string), "unsupported class file major version 65") {
+			t.Errorf("details %v must name the step and quote the tool", ce.Details)
+		}
+		if apks, _ := filepath.Glob(filepath.Join(f.cache, "*.apk")); len(apks) > 0 {
+			t.Errorf("a failed build left %v in the cache", apks)
+		}
+		if left, _ := filepath.Glob(filepath.Join(f.cache, "build-*")); len(left) > 0 {
+			t.Errorf("a failed build left %v", left)
+		}
+		if strings.Contains(f.argv(t), "/aapt2") {
+			t.Errorf("the build went on after d8 failed:\n%s", f.argv(t))
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		f := newFake(t)
+		ctx, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err := Build(ctx, f.config())
+		if canonical.CodeOf(err) != canonical.CodeInterrupted {
+			t.Errorf("a cancelled build: %v, want INTERRUPTED", err)
+		}
+	})
+}
+
+func TestLocate(t *testing.T) {
+	ctx := context.Background()
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	given := filepath.Join(t.TempDir(), "given.apk")
+	fromEnv := filepath.Join(t.TempDir(), "env.apk")
+	must(t, os.WriteFile(given, []byte("apk"), 0o644))
+	must(t, os.WriteFile(fromEnv, []byte("apk"), 0o644))
+
+	_, err := Locate(ctx, Source{Serial: "emulator-5554", Getenv: env("JAVA_HOME", "/jdk")})
+	ce := coded(t, err, canonical.CodeDeviceUnavailable, "emulator-5554", "--android-helper APK", "FLOW_ANDROID_HELPER", "ANDROID_HOME")
+	if ce.Details["serial"] != "emulator-5554" {
+		t.Errorf("details %v must name the serial", ce.Details)
+	}
+
+	if got, err := Locate(ctx, Source{APK: given, Getenv: env("FLOW_ANDROID_HELPER", fromEnv)}); err != nil || got != given {
+		t.Errorf("--android-helper must win over FLOW_ANDROID_HELPER: %s, %v", got, err)
+	}
+	if got, err := Locate(ctx, Source{Getenv: env("FLOW_ANDROID_HELPER", fromEnv, "ANDROID_HOME", "/sdk")}); err != nil || got != fromEnv {
+		t.Errorf("FLOW_ANDROID_HELPER must win over ANDROID_HOME: %s, %v", got, err)
+	}
+	_, err = Locate(ctx, Source{APK: filepath.Dir(given)})
+	coded(t, err, canonical.CodeInvalidArgs, "--android-helper", "is not an APK file")
+	_, err = Locate(ctx, Source{Getenv: env("FLOW_ANDROID_HELPER", "/no/such.apk")})
+	coded(t, err, canonical.CodeInvalidArgs, "FLOW_ANDROID_HELPER /no/such.apk is not an APK file")
+
+	f := newFake(t)
+	for _, k := range []string{"ANDROID_HOME", "ANDROID_SDK_ROOT"} {
+		apk, err := Locate(ctx, Source{Getenv: env(k, f.sdk, "JAVA_HOME", f.jdk), CacheDir: f.cache})
+		if err != nil || filepath.Dir(apk) != f.cache {
+			t.Errorf("%s: Locate must build into the cache: %s, %v", k, apk, err)
+		}
+	}
+	if SDKFromEnv(env("ANDROID_SDK_ROOT", "/old", "ANDROID_HOME", "/new")) != "/new" {
+		t.Error("ANDROID_HOME must win over ANDROID_SDK_ROOT")
+	}
+}
+
+// manifestXML is the part of AndroidManifest.xml the helper's start
+// depends on.
+type manifestXML struct {
+	Package     string `xml:"package,attr"`
+	VersionCode string `xml:"versionCode,attr"`
+	UsesSDK     struct {
+		Min    string `xml:"minSdkVersion,attr"`
+		Target string `xml:"targetSdkVersion,attr"`
+	} `xml:"uses-sdk"`
+	Permissions []struct {
+		Name string `xml:"name,attr"`
+		Max  string `xml:"maxSdkVersion,attr"`
+	} `xml:"uses-permission"`
+	Application     *struct{} `xml:"application"`
+	Instrumentation []struct {
+		Name   string `xml:"name,attr"`
+		Target string `xml:"targetPackage,attr"`
+	} `xml:"instrumentation"`
+}
+
+// TestManifest: the manifest declares the instrumentation `am instrument`
+// starts (Runner, PROTOCOL.md "Start and stop") as a class the sources
+// hold, with the permissions its operations need.
+func TestManifest(t *testing.T) {
+	var m manifestXML
+	if err := xml.Unmarshal(Manifest(35), &m); err != nil {
+		t.Fatalf("Manifest is not XML: %v\n%s", err, Manifest(35))
+	}
+	if m.Package != Package || m.VersionCode != "1" || m.UsesSDK.Min != "24" || m.UsesSDK.Target != "35" || m.Application == nil {
+		t.Errorf("manifest %+v: want package %s, versionCode 1, minSdk 24, targetSdk 35, an application", m, Package)
+	}
+	if len(m.Instrumentation) != 1 || Package+"/"+m.Instrumentation[0].Name != Runner || m.Instrumentation[0].Target != Package {
+		t.Fatalf("instrumentation %+v must be %s targeting its own package", m.Instrumentation, Runner)
+	}
+	class := strings.TrimPrefix(m.Instrumentation[0].Name, ".")
+	src, err := sources.ReadFile("src/dev/flow/helper/" + class + ".java")
+	if err != nil || !strings.Contains(string(src), "class "+class+" extends Instrumentation") {
+		t.Errorf("the instrumentation %s is not a class of the embedded sources extending Instrumentation (%v)", class, err)
+	}
+	perms := map[string]string{}
+	for _, p := range m.Permissions {
+		perms[p.Name] = p.Max
+	}
+	for name, max := range map[string]string{"android.permission.ACCESS_MOCK_LOCATION": "", "android.permission.QUERY_ALL_PACKAGES": "", "android.permission.WRITE_EXTERNAL_STORAGE": "28"} {
+		if got, ok := perms[name]; !ok || got != max {
+			t.Errorf("permission %s (maxSdkVersion %q) missing or different: %v", name, max, perms)
+		}
+	}
+	if target := new(manifestXML); xml.Unmarshal(Manifest(19), target) != nil || target.UsesSDK.Target != "24" {
+		t.Errorf("a platform older than minSdk must still target %d: %+v", MinSDK, target.UsesSDK)
+	}
+	status, err := sources.ReadFile("src/dev/flow/helper/InstrumentationStatus.java")
+	if err != nil || !strings.Contains(string(status), `PROTOCOL = "`+Protocol+`"`) {
+		t.Errorf("InstrumentationStatus.java must announce %s (%v)", Protocol, err)
+	}
+}
+
+// TestEmbeddedSources: the binary carries exactly src/dev/flow/helper's
+// Java, neither the tests nor the stubs.
+func TestEmbeddedSources(t *testing.T) {
+	files, err := javaFiles(sources)
+	must(t, err)
+	onDisk, err := filepath.Glob("src/dev/flow/helper/*.java")
+	must(t, err)
+	if len(files) != len(onDisk) {
+		t.Fatalf("embedded %d sources, src/dev/flow/helper has %d", len(files), len(onDisk))
+	}
+	for _, f := range files {
+		disk, err := os.ReadFile(filepath.Join("src", filepath.FromSlash(f.name)))
+		if err != nil || !bytes.Equal(disk, f.data) {
+			t.Errorf("embedded %s differs from the file (%v)", f.name, err)
+		}
+	}
+}
+
+// TestBuildWithSDK builds the real APK when an Android SDK and a JDK are
+// here (never on this project's CI, which has no SDK): the APK must hold
+// the manifest and the dex.
+func TestBuildWithSDK(t *testing.T) {
+	sdk := SDKFromEnv(os.Getenv)
+	if sdk == "" {
+		t.Skip("no Android SDK (ANDROID_HOME / ANDROID_SDK_ROOT unset): the real build is checked only where one is installed")
+	}
+	apk, err := Build(context.Background(), BuildConfig{SDK: sdk, CacheDir: t.TempDir(), JDK: os.Getenv("JAVA_HOME")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := zipEntries(t, apk)
+	for _, name := range []string{"AndroidManifest.xml", "classes.dex"} {
+		if _, ok := entries[name]; !ok {
+			t.Errorf("%s has no %s", apk, name)
+		}
+	}
+}
