@@ -32,6 +32,7 @@ final class AndroidDevice implements Device {
     private final Object events = new Object();
     private long eventSeq;
     private long lastEventAt = SystemClock.uptimeMillis();
+    private final long versionCode;
 
     AndroidDevice(UiAutomation automation, Context context) {
         this.automation = automation;
@@ -39,6 +40,8 @@ final class AndroidDevice implements Device {
         this.dispatcher = new UiAutomationDispatcher(automation);
         this.screens = new Screens(automation, context);
         this.location = new MockLocation((LocationManager) context.getSystemService(Context.LOCATION_SERVICE));
+        // Read once: every hierarchy read asks for info().
+        this.versionCode = versionCode(context);
         // Every window, every view (not only "important" ones) and view ids,
         // as UiDevice configures Maestro's dumps.
         AccessibilityServiceInfo info = automation.getServiceInfo();
@@ -73,11 +76,11 @@ final class AndroidDevice implements Device {
     public Info info() {
         double[] density = new double[1];
         int[] d = screens.display(density);
-        return new Info(versionCode(), Build.VERSION.SDK_INT, d[0], d[1], d[2], density[0]);
+        return new Info(versionCode, Build.VERSION.SDK_INT, d[0], d[1], d[2], density[0]);
     }
 
     @SuppressWarnings("deprecation")
-    private long versionCode() {
+    private static long versionCode(Context context) {
         try {
             return context.getPackageManager().getPackageInfo(context.getPackageName(), 0).versionCode;
         } catch (PackageManager.NameNotFoundException e) {

@@ -3,6 +3,7 @@ package dev.flow.helper;
 import java.util.Map;
 
 import android.app.Instrumentation;
+import android.app.UiAutomation;
 import android.os.Build;
 import android.os.Bundle;
 import android.util.Log;
@@ -35,9 +36,16 @@ public final class FlowInstrumentation extends Instrumentation {
             finish(1, bundle(InstrumentationStatus.failed(startError)));
             return;
         }
+        UiAutomation automation = getUiAutomation();
+        if (automation == null) {
+            // am creates the UiAutomation connection only for -w, in its own
+            // process: the helper lives as long as that am instrument does.
+            finish(1, bundle(InstrumentationStatus.failed("no UiAutomation: start the helper with am instrument -w")));
+            return;
+        }
         AndroidDevice device = null;
         try {
-            device = new AndroidDevice(getUiAutomation(), getContext());
+            device = new AndroidDevice(automation, getContext());
             HelperServer server = new HelperServer(socket, device);
             Device.Info info = device.info();
             sendStatus(InstrumentationStatus.STATUS_CODE, bundle(InstrumentationStatus.ready(info.versionCode, Build.VERSION.SDK_INT)));
