@@ -14,7 +14,6 @@ import android.content.pm.PackageManager;
 import android.location.LocationManager;
 import android.os.Build;
 import android.os.Bundle;
-import android.os.SystemClock;
 import android.util.Log;
 import android.view.accessibility.AccessibilityEvent;
 import android.view.accessibility.AccessibilityNodeInfo;
@@ -29,15 +28,14 @@ final class AndroidDevice implements Device {
     private final UiAutomationDispatcher dispatcher;
     private final Screens screens;
     private final MockLocation location;
-    private final Object events = new Object();
-    private long eventSeq;
-    private long lastEventAt = SystemClock.uptimeMillis();
+    private final EventCounter events;
     private final long versionCode;
 
     AndroidDevice(UiAutomation automation, Context context) {
         this.automation = automation;
         this.context = context;
         this.dispatcher = new UiAutomationDispatcher(automation);
+        this.events = new EventCounter(dispatcher);
         this.screens = new Screens(automation, context);
         this.location = new MockLocation((LocationManager) context.getSystemService(Context.LOCATION_SERVICE));
         // Read once: every hierarchy read asks for info().
@@ -55,11 +53,7 @@ final class AndroidDevice implements Device {
                     case AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED:
                     case AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED:
                     case AccessibilityEvent.TYPE_VIEW_SCROLLED:
-                        synchronized (events) {
-                            eventSeq++;
-                            lastEventAt = SystemClock.uptimeMillis();
-                            events.notifyAll();
-                        }
+                        events.changed();
                         break;
                     default:
                         break;
@@ -89,9 +83,7 @@ final class AndroidDevice implements Device {
     }
 
     public long eventSeq() {
-        synchronized (events) {
-            return eventSeq;
-        }
+        return events.seq();
     }
 
     public void waitForIdle(long quietMs, long timeoutMs) {
@@ -103,20 +95,7 @@ final class AndroidDevice implements Device {
     }
 
     public boolean waitForQuiet(long quietMs, long timeoutMs) throws InterruptedException {
-        long deadline = SystemClock.uptimeMillis() + timeoutMs;
-        synchronized (events) {
-            while (true) {
-                long now = SystemClock.uptimeMillis();
-                long quietUntil = lastEventAt + quietMs;
-                if (now >= quietUntil) {
-                    return true;
-                }
-                if (now >= deadline) {
-                    return false;
-                }
-                events.wait(Math.max(1, Math.min(quietUntil, deadline) - now));
-            }
-        }
+        return events.waitForQuiet(quietMs, timeoutMs);
     }
 
     public List<NodeSource> windowRoots() {

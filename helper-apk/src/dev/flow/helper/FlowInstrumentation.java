@@ -46,7 +46,7 @@ public final class FlowInstrumentation extends Instrumentation {
         AndroidDevice device = null;
         try {
             device = new AndroidDevice(automation, getContext());
-            HelperServer server = new HelperServer(socket, device);
+            SessionServer server = new SessionServer(new HelperServer(socket), device);
             Device.Info info = device.info();
             sendStatus(InstrumentationStatus.STATUS_CODE, bundle(InstrumentationStatus.ready(info.versionCode, Build.VERSION.SDK_INT)));
             server.run();

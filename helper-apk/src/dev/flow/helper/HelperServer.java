@@ -1,86 +1,44 @@
 package dev.flow.helper;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 
 import android.net.LocalServerSocket;
 import android.net.LocalSocket;
 import android.net.LocalSocketAddress;
-import android.util.Log;
 
 /**
- * The abstract-namespace socket flow forwards to. One session at a time: a
- * second connection gets the busy line and is closed. A session that drops
- * without quit leaves the helper listening, so flow can connect again; quit
- * ends it.
+ * SessionServer's socket on the phone: the abstract-namespace
+ * LocalServerSocket that flow's adb forward reaches.
  */
-final class HelperServer {
+final class HelperServer implements SessionServer.Listener {
     private final String name;
-    private final Device device;
     private final LocalServerSocket server;
-    private volatile boolean busy;
-    private volatile boolean quit;
 
-    HelperServer(String name, Device device) throws IOException {
+    HelperServer(String name) throws IOException {
         this.name = name;
-        this.device = device;
         this.server = new LocalServerSocket(name);
     }
 
-    /** Accepts until a session asks to quit. */
-    void run() throws IOException {
-        try {
-            while (!quit) {
-                final LocalSocket s = server.accept();
-                if (quit) {
-                    s.close();
-                    break;
-                }
-                if (busy) {
-                    OutputStream out = s.getOutputStream();
-                    out.write(Protocol.busyLine().getBytes(Protocol.UTF8));
-                    out.flush();
-                    s.close();
-                    continue;
-                }
-                busy = true;
-                Thread session = new Thread(new Runnable() {
-                    public void run() {
-                        serve(s);
-                    }
-                }, "flow-helper-session");
-                session.start();
+    public SessionServer.Connection accept() throws IOException {
+        final LocalSocket s = server.accept();
+        return new SessionServer.Connection() {
+            public InputStream input() throws IOException {
+                return s.getInputStream();
             }
-        } finally {
-            server.close();
-        }
-    }
 
-    private void serve(LocalSocket s) {
-        try {
-            Protocol p = new Protocol(device);
-            if (p.serve(new BufferedInputStream(s.getInputStream(), 64 * 1024), s.getOutputStream())) {
-                quit = true;
-                wakeAccept();
+            public OutputStream output() throws IOException {
+                return s.getOutputStream();
             }
-        } catch (IOException e) {
-            Log.i(AndroidDevice.TAG, "session ended: " + e);
-        } finally {
-            try {
+
+            public void close() throws IOException {
                 s.close();
-            } catch (IOException ignored) {
-                // already gone
             }
-            busy = false;
-        }
+        };
     }
 
-    /**
-     * Closing a LocalServerSocket does not reliably interrupt accept on
-     * every release; a connection of our own does.
-     */
-    private void wakeAccept() {
+    public void wake() {
         try {
             LocalSocket self = new LocalSocket();
             self.connect(new LocalSocketAddress(name));
@@ -88,5 +46,9 @@ final class HelperServer {
         } catch (IOException ignored) {
             // accept already returned
         }
+    }
+
+    public void close() throws IOException {
+        server.close();
     }
 }
