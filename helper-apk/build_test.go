@@ -114,6 +114,20 @@ func (f *fake) argv(t *testing.T) string {
 	return strings.ReplaceAll(s, f.cache, "$CACHE")
 }
 
+// inputRuns are the runs of source and class files in a command line,
+// which the snapshot shows as one placeholder each (a new source file is
+// not a new command); TestBuildCommandLines checks the files themselves.
+var inputRuns = regexp.MustCompile(`( \$WORK/(src|classes)/dev/flow/helper/\S+\.(java|class))+`)
+
+func collapseInputs(argv string) string {
+	return inputRuns.ReplaceAllStringFunc(argv, func(run string) string {
+		if strings.HasSuffix(run, ".java") {
+			return " $WORK/src/dev/flow/helper/*.java"
+		}
+		return " $WORK/classes/dev/flow/helper/*.class"
+	})
+}
+
 func (f *fake) config() BuildConfig {
 	return BuildConfig{SDK: f.sdk, CacheDir: f.cache, JDK: f.jdk}
 }
@@ -149,7 +163,24 @@ func TestBuildCommandLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snaps.MatchSnapshot(t, f.argv(t))
+	argv := f.argv(t)
+	snaps.MatchSnapshot(t, collapseInputs(argv))
+	// javac compiles every embedded source, d8 dexes every class javac
+	// wrote (the fake javac writes one per source).
+	files, err := javaFiles(sources)
+	must(t, err)
+	var srcs, classes []string
+	for _, jf := range files {
+		srcs = append(srcs, "$WORK/src/"+jf.name)
+		classes = append(classes, "$WORK/classes/"+strings.TrimSuffix(jf.name, ".java")+".class")
+	}
+	lines := strings.Split(argv, "\n")
+	if !strings.HasSuffix(lines[0], " "+strings.Join(srcs, " ")) {
+		t.Errorf("javac did not get exactly the %d embedded sources:\n%s", len(srcs), lines[0])
+	}
+	if !strings.HasSuffix(lines[1], " "+strings.Join(classes, " ")) {
+		t.Errorf("d8 did not get exactly the classes javac wrote:\n%s", lines[1])
+	}
 	if got := strings.Count(log.String(), "\n"); got != 7 {
 		t.Errorf("Log got %d command lines, want the 7 that ran:\n%s", got, log.String())
 	}
