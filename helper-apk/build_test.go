@@ -517,3 +517,21 @@ func TestBuildWithSDK(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAPKCommitted: the helper ships as sources; an APK in the tree would
+// be a binary nobody can review (the issue: "No APK is committed").
+func TestNoAPKCommitted(t *testing.T) {
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".apk") {
+			t.Errorf("%s: no APK belongs in the repository; flow builds the helper (helperapk.Build)", p)
+		}
+		return nil
+	})
+	must(t, err)
+}
