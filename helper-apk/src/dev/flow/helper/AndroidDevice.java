@@ -98,6 +98,14 @@ final class AndroidDevice implements Device {
         return events.waitForQuiet(quietMs, timeoutMs);
     }
 
+    public void refresh() {
+        // setServiceInfo clears UiAutomation's node cache (AccessibilityInteractionClient.clearCache).
+        AccessibilityServiceInfo info = automation.getServiceInfo();
+        if (info != null) {
+            automation.setServiceInfo(info);
+        }
+    }
+
     public List<NodeSource> windowRoots() {
         return screens.roots();
     }

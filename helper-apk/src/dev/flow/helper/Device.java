@@ -71,6 +71,15 @@ public interface Device {
     /** Waits until no counted event arrived for quietMs; false when timeoutMs passed first. */
     boolean waitForQuiet(long quietMs, long timeoutMs) throws InterruptedException;
 
+    /**
+     * Drops the accessibility nodes and windows cached on the helper's side,
+     * so the reads after it ask the app. The cache follows accessibility
+     * events, and content-change events are throttled and can be missed:
+     * without this a read can return a screen that is gone (Maestro clears
+     * the cache before every hierarchy for the same reason).
+     */
+    void refresh();
+
     /** The root node of every interactive window; the caller recycles them. */
     List<NodeSource> windowRoots();
 

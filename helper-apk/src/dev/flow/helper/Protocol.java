@@ -202,6 +202,7 @@ public final class Protocol {
             return r.put("still", still).put("opaque", x.opaque);
         }
         if ("viewport".equals(op)) {
+            device.refresh();
             Device.Box app = device.appWindow();
             Device.Box ime = device.inputMethodWindow();
             int h = app.h;
@@ -247,6 +248,7 @@ public final class Protocol {
         }
         if ("hideKeyboard".equals(op)) {
             // BACK only when a keyboard is up: with none it would navigate.
+            device.refresh();
             boolean shown = device.inputMethodWindow() != null;
             if (shown) {
                 device.key(KeyText.KEYCODE_BACK, 0, false);
@@ -302,6 +304,7 @@ public final class Protocol {
         // The counter is read first: an event during the dump makes the
         // next read differ, never hides a change.
         long seq = device.eventSeq();
+        device.refresh();
         Device.Info info = device.info();
         List<NodeSource> roots = device.windowRoots();
         XmlWriter.Result x;

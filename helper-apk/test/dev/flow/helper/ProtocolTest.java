@@ -35,6 +35,9 @@ public class ProtocolTest {
             return true;
         }
 
+        public void refresh() {
+        }
+
         public List<NodeSource> windowRoots() {
             return new ArrayList<NodeSource>();
         }

@@ -96,6 +96,10 @@ public class TranscriptTest {
             return recv.optBoolean("still");
         }
 
+        public void refresh() {
+            call("refresh");
+        }
+
         public List<NodeSource> windowRoots() {
             call("windowRoots");
             try {
@@ -321,6 +325,13 @@ public class TranscriptTest {
         if (op.equals("settle") || op.equals("hierarchy")) {
             // The counter is read before the windows, never after.
             assertTrue(where + ": " + d.calls, d.calls.indexOf("eventSeq") < d.calls.indexOf("windowRoots"));
+        }
+        // Every read of windows or nodes comes after a cache refresh.
+        for (String read : new String[] {"windowRoots", "appWindow", "inputMethodWindow"}) {
+            int at = d.calls.indexOf(read);
+            if (at >= 0) {
+                assertTrue(where + ": " + read + " before refresh: " + d.calls, d.calls.subList(0, at).contains("refresh"));
+            }
         }
     }
 
