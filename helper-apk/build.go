@@ -237,14 +237,23 @@ func (b *builder) debugKey(tl tools, keyPath string) error {
 	if _, err := os.Stat(keyPath); err == nil {
 		return nil
 	}
-	// keytool writes the new key beside it; the rename makes it appear whole.
+	// keytool writes the new key in the build folder; a link makes it appear
+	// whole, and never replaces a key another flow made meanwhile (its
+	// builds would no longer install over each other).
 	tmp := filepath.Join(b.work, keystore)
 	if err := b.step("keytool", []string{tl.keytool, "-genkeypair", "-keystore", tmp, "-storetype", "PKCS12",
 		"-storepass", keyPass, "-keypass", keyPass, "-alias", keyAlias, "-keyalg", "RSA", "-keysize", "2048",
 		"-validity", "10000", "-dname", "CN=flow helper debug", "-noprompt"}); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, keyPath); err != nil {
+	err := os.Link(tmp, keyPath)
+	if err != nil {
+		if _, statErr := os.Stat(keyPath); statErr == nil {
+			return nil // another build made it first: sign with that one
+		}
+		err = os.Rename(tmp, keyPath) // no hard links on this file system
+	}
+	if err != nil {
 		return unavailable("cannot store the debug key at %s: %v", keyPath, err).Wrap(err)
 	}
 	return nil

@@ -29,10 +29,11 @@ var fakeTool = map[string]string{
 	"javac": `out=$(arg -d "$@")
 mkdir -p "$out/dev/flow/helper"
 for a in "$@"; do case $a in *.java) : > "$out/dev/flow/helper/$(basename "$a" .java).class";; esac; done`,
-	"d8":        `printf 'dex\n' > "$(arg --output "$@")/classes.dex"`,
-	"aapt2":     `cp "$(arg --manifest "$@")" "$FAKE/linked-manifest.xml"; cp "$FAKE/linked.zip" "$(arg -o "$@")"`,
-	"zipalign":  `for a in "$@"; do in=$out; out=$a; done; cp "$in" "$out"`,
-	"keytool":   `printf 'key\n' > "$(arg -keystore "$@")"`,
+	"d8":       `printf 'dex\n' > "$(arg --output "$@")/classes.dex"`,
+	"aapt2":    `cp "$(arg --manifest "$@")" "$FAKE/linked-manifest.xml"; cp "$FAKE/linked.zip" "$(arg -o "$@")"`,
+	"zipalign": `for a in "$@"; do in=$out; out=$a; done; cp "$in" "$out"`,
+	// $FAKE/race names a key another flow writes while this keytool runs.
+	"keytool":   `printf 'key\n' > "$(arg -keystore "$@")"; if [ -f "$FAKE/race" ]; then printf 'other\n' > "$(cat "$FAKE/race")"; fi`,
 	"apksigner": `if [ "$1" = sign ]; then for a in "$@"; do last=$a; done; cp "$last" "$(arg --out "$@")"; fi`,
 }
 
@@ -534,4 +535,18 @@ func TestNoAPKCommitted(t *testing.T) {
 		return nil
 	})
 	must(t, err)
+}
+
+// TestDebugKeyRace: a key another flow stored while this build made its own
+// is kept and used, so the two flows' helpers install over each other.
+func TestDebugKeyRace(t *testing.T) {
+	f := newFake(t)
+	key := filepath.Join(f.cache, keystore)
+	must(t, os.WriteFile(filepath.Join(f.dir, "race"), []byte(key), 0o644))
+	if _, err := Build(context.Background(), f.config()); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(key); err != nil || string(data) != "other\n" {
+		t.Errorf("the debug key is %q (%v), want the one the other flow stored", data, err)
+	}
 }
