@@ -53,6 +53,8 @@ final class AndroidDevice implements Device {
                     case AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED:
                     case AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED:
                     case AccessibilityEvent.TYPE_VIEW_SCROLLED:
+                    // The hierarchy holds every window: one coming or going is a change.
+                    case AccessibilityEvent.TYPE_WINDOWS_CHANGED:
                         events.changed();
                         break;
                     default:

@@ -60,7 +60,8 @@ public interface Device {
     Info info();
 
     /**
-     * How many window-content, window-state and scroll accessibility events
+     * How many window-content, window-state, windows-changed and scroll
+     * accessibility events
      * arrived since the helper started.
      */
     long eventSeq();

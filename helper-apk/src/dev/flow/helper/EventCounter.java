@@ -3,7 +3,7 @@ package dev.flow.helper;
 /**
  * The version a settled read reports (PROTOCOL.md hierarchy/settle): how
  * many accessibility events that mean "the screen changed" (window content,
- * window state, scroll) have arrived, and when the last one did, so settle
+ * window state, the set of windows, scroll) have arrived, and when the last one did, so settle
  * can wait for quiet. The accessibility thread calls changed(); the session
  * thread reads.
  */

@@ -15,6 +15,8 @@ public final class AccessibilityEvent {
     public static final int TYPE_WINDOW_CONTENT_CHANGED = 0x800;
     // API 14
     public static final int TYPE_VIEW_SCROLLED = 0x1000;
+    // API 21
+    public static final int TYPE_WINDOWS_CHANGED = 0x400000;
 
     private AccessibilityEvent() {
         throw new RuntimeException("Stub!");
