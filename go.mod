@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/dlclark/regexp2 v1.11.4
 	github.com/dop251/goja v0.0.0-20260311135729-065cd970411c
+	github.com/electricbubble/gadb v0.1.0
 	github.com/gkampitakis/go-snaps v0.5.25
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/urfave/cli/v2 v2.27.7
