@@ -25,30 +25,32 @@ type Rule struct {
 // only cmd/flow sees everything.
 func Rules() map[string]Rule {
 	return map[string]Rule{
-		"canonical":            {},
-		"planner":              {Project: []string{"canonical"}},
-		"planner/plancases":    {Project: []string{"canonical", "planner"}},
-		"compat":               {Project: []string{"canonical"}, ThirdParty: []string{"gopkg.in/yaml.v3"}},
-		"maestro":              {Project: []string{"canonical", "compat"}, ThirdParty: []string{"gopkg.in/yaml.v3", "github.com/santhosh-tekuri/jsonschema/v5"}},
-		"exec":                 {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
-		"exec/js":              {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
-		"exec/report":          {Project: []string{"canonical", "exec"}},
-		"exec/fsext":           {Project: []string{"canonical"}, ThirdParty: []string{"golang.org/x/sys"}},
-		"exec/sim":             {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
-		"exec/android":         {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/android/adb"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
-		"exec/android/adb":     {Project: []string{"canonical"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
-		"exec/ios":             {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
-		"exec/webdriver":       {Project: []string{"canonical", "planner", "planner/plancases", "exec"}},
-		"helper-apk":           {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},
-		"cmd/flow":             {Project: []string{"*"}, ThirdParty: []string{"*"}},
-		"internal/archtest":    {},
-		"internal/browsertest": {Project: []string{"exec/webdriver"}},
+		"canonical":                    {},
+		"planner":                      {Project: []string{"canonical"}},
+		"planner/plancases":            {Project: []string{"canonical", "planner"}},
+		"compat":                       {Project: []string{"canonical"}, ThirdParty: []string{"gopkg.in/yaml.v3"}},
+		"maestro":                      {Project: []string{"canonical", "compat"}, ThirdParty: []string{"gopkg.in/yaml.v3", "github.com/santhosh-tekuri/jsonschema/v5"}},
+		"exec":                         {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
+		"exec/js":                      {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
+		"exec/report":                  {Project: []string{"canonical", "exec"}},
+		"exec/fsext":                   {Project: []string{"canonical"}, ThirdParty: []string{"golang.org/x/sys"}},
+		"exec/sim":                     {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
+		"exec/android":                 {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/android/adb"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
+		"exec/android/adb":             {Project: []string{"canonical"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
+		"exec/ios":                     {Project: []string{"canonical", "planner", "planner/plancases", "exec"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
+		"exec/webdriver":               {Project: []string{"canonical", "planner", "planner/plancases", "exec"}},
+		"helper-apk":                   {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},
+		"cmd/flow":                     {Project: []string{"*"}, ThirdParty: []string{"*"}},
+		"internal/archtest":            {},
+		"internal/browsertest":         {Project: []string{"exec/webdriver"}},
+		"internal/fakeandroid/adbd":    {},
+		"internal/fakeandroid/adbtest": {Project: []string{"internal/fakeandroid/adbd", "exec/android/adb"}},
 	}
 }
 
 // testOnlyProject may be imported by any package's _test.go files.
 func testOnlyProject() []string {
-	return []string{"internal/browsertest"}
+	return []string{"internal/browsertest", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest"}
 }
 
 // testOnlyThirdParty may appear in any package's _test.go files.

@@ -1,0 +1,141 @@
+// Package adbtest connects a fake device (internal/fakeandroid/adbd) to
+// a real adb server of the test's own: its own port and its own HOME
+// (adb keeps its key in $HOME/.android), never the user's server. Tests
+// that use it skip when adb is not installed, and fail instead under
+// FLOW_REQUIRE_ADB=1, which .ci/run sets.
+package adbtest
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flow-runner/flow/internal/fakeandroid/adbd"
+)
+
+// Device is a fake device the test's adb server has connected.
+type Device struct {
+	// Serial is the device's serial as adb lists it (127.0.0.1:PORT).
+	Serial string
+	// ServerPort is the adb server's port (ANDROID_ADB_SERVER_PORT).
+	ServerPort int
+	// ADB is the adb binary.
+	ADB string
+	// Env is the environment adb runs with: HOME and
+	// ANDROID_ADB_SERVER_PORT set for this server.
+	Env []string
+	// FS is the device's file system.
+	FS *adbd.MemFS
+}
+
+// ServerAddr is the adb server's address for exec/android/adb.
+func (d *Device) ServerAddr() string {
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(d.ServerPort))
+}
+
+// Getenv answers ANDROID_ADB_SERVER_PORT and HOME as Env sets them.
+func (d *Device) Getenv(key string) string {
+	for _, kv := range d.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// ADBCommand is `adb -P PORT -s SERIAL args...` with the test's env.
+func (d *Device) ADBCommand(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, d.ADB, append([]string{"-P", strconv.Itoa(d.ServerPort), "-s", d.Serial}, args...)...)
+	cmd.Env = d.Env
+	return cmd
+}
+
+// RequireADB returns the adb binary's path, or skips the test (fails it
+// under FLOW_REQUIRE_ADB=1).
+func RequireADB(t testing.TB) string {
+	t.Helper()
+	bin, err := exec.LookPath("adb")
+	if err != nil {
+		if os.Getenv("FLOW_REQUIRE_ADB") == "1" {
+			t.Fatal("adb is not on PATH and FLOW_REQUIRE_ADB=1: install it (Debian: apt-get install adb)")
+		}
+		t.Skip("adb is not on PATH: tests through the real adb server need it (Debian: apt-get install adb); FLOW_REQUIRE_ADB=1 makes this a failure")
+	}
+	return bin
+}
+
+// Start serves h as a device on 127.0.0.1, starts an adb server on a free
+// port with a temporary HOME, connects the device and waits until adb
+// lists it as "device". Everything is stopped at the test's cleanup.
+func Start(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
+	t.Helper()
+	bin := RequireADB(t)
+	if o.FS == nil {
+		o.FS = adbd.NewMemFS()
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		adbd.Serve(ctx, l, h, o)
+	}()
+	port := freePort(t)
+	d := &Device{
+		Serial:     l.Addr().String(),
+		ServerPort: port,
+		ADB:        bin,
+		Env:        append(os.Environ(), "HOME="+t.TempDir(), "ANDROID_ADB_SERVER_PORT="+strconv.Itoa(port)),
+		FS:         o.FS,
+	}
+	adb := func(args ...string) (string, error) {
+		cctx, ccancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer ccancel()
+		cmd := exec.CommandContext(cctx, bin, append([]string{"-P", strconv.Itoa(port)}, args...)...)
+		cmd.Env = d.Env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	t.Cleanup(func() {
+		adb("disconnect", d.Serial)
+		adb("kill-server")
+		cancel()
+		<-served
+	})
+	if out, err := adb("start-server"); err != nil {
+		t.Fatalf("adb start-server on port %d: %v\n%s", port, err, out)
+	}
+	if out, err := adb("connect", d.Serial); err != nil || !strings.Contains(out, "connected to") {
+		t.Fatalf("adb connect %s: %v\n%s", d.Serial, err, out)
+	}
+	// adb connect returns before the handshake ends: wait for the state.
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		out, _ := adb("-s", d.Serial, "get-state")
+		if strings.TrimSpace(out) == "device" {
+			return d
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the fake device %s never became \"device\" (last: %q)", d.Serial, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
