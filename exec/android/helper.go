@@ -51,6 +51,9 @@ type helper struct {
 	id      int
 	maxLine int
 	broken  error
+	// written says the last request reached the connection whole, so the
+	// helper may have acted on it.
+	written bool
 }
 
 func newHelper(conn net.Conn, serial string) *helper {
@@ -373,6 +376,7 @@ func (h *helper) call(ctx context.Context, op string, timeout time.Duration, arg
 		return nil, h.sessionErr(op, err)
 	}
 
+	h.written = false
 	if _, err := h.conn.Write(line); err != nil {
 		return fail(err)
 	}
@@ -381,6 +385,7 @@ func (h *helper) call(ctx context.Context, op string, timeout time.Duration, arg
 			return fail(err)
 		}
 	}
+	h.written = true
 	reply, err := readLine(h.r, h.maxLine)
 	if err != nil {
 		return fail(err)

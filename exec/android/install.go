@@ -1,0 +1,188 @@
+package android
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+// The helper's package and instrumentation (helper-apk/AndroidManifest.xml).
+const (
+	helperPackage = "dev.flow.helper"
+	helperRunner  = helperPackage + "/.FlowInstrumentation"
+)
+
+// InstallCache remembers, per device serial, the checksum of the helper
+// that is known to be installed there, so that opening the same phone
+// again in one process (a restarted session, a shard) skips the install
+// check. It is safe for concurrent use; the zero value is ready.
+type InstallCache struct {
+	mu  sync.Mutex
+	sum map[string]string
+}
+
+func (c *InstallCache) known(serial, sum string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sum[serial] == sum
+}
+
+func (c *InstallCache) remember(serial, sum string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sum == nil {
+		c.sum = map[string]string{}
+	}
+	c.sum[serial] = sum
+}
+
+func (c *InstallCache) forget(serial string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.sum, serial)
+}
+
+const helperMissingHint = "build the helper with `flow android helper build` (needs ANDROID_HOME), or pass a prebuilt one with --android-helper APK or FLOW_ANDROID_HELPER"
+
+// ensureHelper installs the helper unless the same one is there already
+// (agent-device's policy): the installed version code first, and when it
+// matches, the installed APK's checksum (`pm path` + pull). A mismatch
+// reinstalls; INSTALL_FAILED_UPDATE_INCOMPATIBLE (another signing key)
+// uninstalls first and retries once.
+func (d *Device) ensureHelper(ctx context.Context) error {
+	if d.cfg.HelperAPK == "" {
+		return d.unavailable("no flow helper APK to install on %s", d.serial).WithHint(helperMissingHint)
+	}
+	apk, err := os.ReadFile(d.cfg.HelperAPK)
+	if err != nil {
+		return d.unavailable("cannot read the flow helper %s: %v", d.cfg.HelperAPK, err).Wrap(err).WithHint(helperMissingHint)
+	}
+	digest := sha256.Sum256(apk)
+	sum := hex.EncodeToString(digest[:])
+	if d.installed.known(d.serial, sum) {
+		return nil
+	}
+	same, err := d.helperInstalled(ctx, sum)
+	if err != nil {
+		return err
+	}
+	if !same {
+		if err := d.installHelper(ctx, apk); err != nil {
+			return err
+		}
+	}
+	d.installed.remember(d.serial, sum)
+	return nil
+}
+
+// helperInstalled reports whether exactly this helper is installed.
+func (d *Device) helperInstalled(ctx context.Context, sum string) (bool, error) {
+	res, err := d.t.Shell(ctx, d.serial, "cmd", "package", "list", "packages", "--show-versioncode", helperPackage)
+	if err != nil {
+		return false, err
+	}
+	version, found := parseVersionCode(string(res.Stdout), helperPackage)
+	if !found || (d.cfg.HelperVersionCode != 0 && version != d.cfg.HelperVersionCode) {
+		return false, nil
+	}
+	path, err := d.shellOK(ctx, "pm", "path", helperPackage)
+	if err != nil {
+		return false, err
+	}
+	remote := ""
+	for _, line := range strings.Split(path, "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "package:"); ok && strings.HasSuffix(p, "base.apk") {
+			remote = p
+			break
+		} else if ok && remote == "" {
+			remote = p
+		}
+	}
+	if remote == "" {
+		return false, nil
+	}
+	h := sha256.New()
+	if err := d.t.Pull(ctx, d.serial, remote, h); err != nil {
+		return false, err
+	}
+	return hex.EncodeToString(h.Sum(nil)) == sum, nil
+}
+
+// parseVersionCode reads `cmd package list packages --show-versioncode`:
+// lines "package:NAME versionCode:N"; the filter is a substring match, so
+// the exact name is looked for.
+func parseVersionCode(out, pkg string) (int64, bool) {
+	for _, line := range strings.Split(out, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || fields[0] != "package:"+pkg {
+			continue
+		}
+		for _, f := range fields[1:] {
+			if v, ok := strings.CutPrefix(f, "versionCode:"); ok {
+				n, err := strconv.ParseInt(v, 10, 64)
+				return n, err == nil
+			}
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+func (d *Device) installHelper(ctx context.Context, apk []byte) error {
+	res, err := d.t.Install(ctx, d.serial, bytes.NewReader(apk), int64(len(apk)), "-r")
+	if err != nil {
+		return err
+	}
+	if installed(res) {
+		return nil
+	}
+	if strings.Contains(string(res.Stdout)+string(res.Stderr), "INSTALL_FAILED_UPDATE_INCOMPATIBLE") {
+		// Signed with another key (a helper built elsewhere): only an
+		// uninstall lets the new one in.
+		if _, err := d.t.Shell(ctx, d.serial, "pm", "uninstall", helperPackage); err != nil {
+			return err
+		}
+		if res, err = d.t.Install(ctx, d.serial, bytes.NewReader(apk), int64(len(apk)), "-r"); err != nil {
+			return err
+		}
+		if installed(res) {
+			return nil
+		}
+	}
+	return d.unavailable("the flow helper does not install on %s: %s", d.serial, clipOutput(res)).
+		With("exitCode", res.ExitCode).
+		WithHint("check the device's free space and that installing over USB is allowed (Developer options); " + helperMissingHint)
+}
+
+func installed(res shellResult) bool {
+	return res.ExitCode == 0 && strings.Contains(string(res.Stdout), "Success")
+}
+
+// clipOutput is what an error quotes of a command's output: stderr, else
+// stdout, at most 400 bytes (agent-device's truncation).
+func clipOutput(res shellResult) string {
+	out := strings.TrimSpace(string(res.Stderr))
+	if out == "" {
+		out = strings.TrimSpace(string(res.Stdout))
+	}
+	return clipString(out, 400)
+}
+
+func clipString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// unavailable is the coded error of a device flow cannot use.
+func (d *Device) unavailable(format string, args ...any) *canonical.Error {
+	return canonical.Errorf(canonical.CodeDeviceUnavailable, format, args...).With("serial", d.serial)
+}

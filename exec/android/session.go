@@ -1,0 +1,286 @@
+package android
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/flow-runner/flow/canonical"
+)
+
+// Session bounds (helper-apk/PROTOCOL.md "Start and stop"): Maestro's
+// 15 s driver start-up bound, and 5 s for the helper to finish after quit.
+const (
+	readyTimeout = 15 * time.Second
+	quitTimeout  = 5 * time.Second
+)
+
+// readyLine is the status line the helper's sendStatus prints first
+// (am instrument prints a bundle's keys sorted; flowHelper sorts first).
+const readyLine = "INSTRUMENTATION_STATUS: flowHelper=ready"
+
+// session is one running helper: the `am instrument` stream that keeps it
+// alive (see doc.go: the helper cannot outlive that stream), the forward
+// to its socket, and the connection.
+type session struct {
+	stream shellStream
+	socket string
+	local  string
+	h      *helper
+	hello  helloReply
+	// ended is closed when the instrument stream's output ends.
+	ended chan struct{}
+	out   *boundedBuffer
+}
+
+// boundedBuffer keeps the first 64 KiB of the instrument output for error
+// messages; the rest is read and dropped so the stream never stalls.
+type boundedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *boundedBuffer) add(line string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.buf) < 64<<10 {
+		b.buf = append(b.buf, line...)
+		b.buf = append(b.buf, '\n')
+	}
+}
+
+func (b *boundedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
+
+// startFailure reports whether an instrument output line means the start
+// failed (PROTOCOL.md; Maestro treats FAILED/UNABLE the same way).
+func startFailure(line string) bool {
+	for _, marker := range []string{"INSTRUMENTATION_RESULT:", "INSTRUMENTATION_FAILED:", "FAILED", "Error:", "UNABLE"} {
+		if strings.Contains(line, marker) {
+			return true
+		}
+	}
+	return false
+}
+
+// startSession installs the helper if needed and starts a session:
+// appops for mock locations, the instrumentation on a streaming shell,
+// its ready line (≤ 15 s), a forward of a free local port to its socket,
+// and hello. Whatever fails is DEVICE_UNAVAILABLE naming the serial; what
+// was started is undone.
+func (d *Device) startSession(ctx context.Context) (*session, error) {
+	if err := d.ensureHelper(ctx); err != nil {
+		return nil, err
+	}
+	// Maestro's step for setLocation's test provider; a device without
+	// appops (or one that refuses) only loses mock locations.
+	if _, err := d.t.Shell(ctx, d.serial, "appops", "set", helperPackage, "android:mock_location", "allow"); err != nil {
+		return nil, err
+	}
+	var id [4]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return nil, canonical.Errorf(canonical.CodeInternal, "no randomness for the helper socket name: %v", err).Wrap(err)
+	}
+	s := &session{socket: "flow-helper-" + hex.EncodeToString(id[:]), ended: make(chan struct{}), out: &boundedBuffer{}}
+	stream, err := d.t.StartShell(ctx, d.serial, "am", "instrument", "-w", "-e", "socket", s.socket, helperRunner)
+	if err != nil {
+		return nil, err
+	}
+	s.stream = stream
+	if err := d.awaitReady(ctx, s); err != nil {
+		d.stopSession(context.WithoutCancel(ctx), s)
+		return nil, err
+	}
+	if err := d.connect(ctx, s); err != nil {
+		d.stopSession(context.WithoutCancel(ctx), s)
+		return nil, err
+	}
+	return s, nil
+}
+
+// awaitReady reads the instrument output until the ready line, a failure,
+// the end of the stream or the timeout. The reader keeps draining the
+// stream after ready, and closes s.ended when the stream ends.
+func (d *Device) awaitReady(ctx context.Context, s *session) error {
+	ready := make(chan bool, 1)
+	go func() {
+		defer close(s.ended)
+		sc := bufio.NewScanner(s.stream.Stdout())
+		sc.Buffer(make([]byte, 0, 4096), 1<<20)
+		decided := false
+		for sc.Scan() {
+			line := strings.TrimRight(sc.Text(), "\r")
+			s.out.add(line)
+			if decided {
+				continue
+			}
+			switch {
+			case line == readyLine:
+				decided = true
+				ready <- true
+			case startFailure(line):
+				decided = true
+				ready <- false
+			}
+		}
+		if !decided {
+			ready <- false
+		}
+	}()
+	timer := time.NewTimer(d.readyTimeout)
+	defer timer.Stop()
+	select {
+	case ok := <-ready:
+		if ok {
+			return nil
+		}
+		// Let the rest of a failure block arrive before quoting it.
+		select {
+		case <-s.ended:
+		case <-time.After(200 * time.Millisecond):
+		}
+		return d.unavailable("the flow helper did not start on %s: %s", d.serial, clipString(strings.TrimSpace(s.out.String()+string(s.stream.Stderr())), 400)).
+			WithHint("see the instrumentation output above; reinstall the helper with `adb uninstall " + helperPackage + "` and run again, or check `adb logcat` for " + helperPackage)
+	case <-timer.C:
+		return d.unavailable("the flow helper did not report ready on %s within %v", d.serial, d.readyTimeout).
+			WithHint("the device may be busy or locked; unlock it, check `adb logcat` for " + helperPackage + " and run again")
+	case <-ctx.Done():
+		return canonical.Interrupted(ctx.Err()).With("serial", d.serial)
+	}
+}
+
+// connect forwards a free local port to the helper's socket, dials it and
+// says hello.
+func (d *Device) connect(ctx context.Context, s *session) error {
+	port, err := d.freePort()
+	if err != nil {
+		return d.unavailable("no free local port for the helper forward: %v", err).Wrap(err).
+			WithHint("free a local TCP port (flow binds 127.0.0.1:0 to pick one)")
+	}
+	local := "tcp:" + strconv.Itoa(port)
+	if err := d.t.Forward(ctx, d.serial, local, "localabstract:"+s.socket); err != nil {
+		return err
+	}
+	s.local = local
+	conn, err := d.t.Dial(ctx, local)
+	if err != nil {
+		return d.unavailable("cannot connect to the flow helper on %s: %v", d.serial, err).Wrap(err).
+			WithHint("the adb forward to the helper refused the connection; check `adb forward --list` and run again")
+	}
+	s.h = newHelper(conn, d.serial)
+	hello, err := s.h.hello(ctx)
+	if err != nil {
+		return err
+	}
+	s.hello = hello
+	return nil
+}
+
+// stopSession ends a session: quit, ≤ 5 s for the helper to finish (the
+// instrument stream ends), the forward removed, and a force-stop when the
+// stream is still open. It never fails: it is cleanup.
+func (d *Device) stopSession(ctx context.Context, s *session) {
+	if s == nil {
+		return
+	}
+	if s.h != nil {
+		_ = s.h.quit(ctx, quitTimeout)
+		s.h.close()
+	}
+	ended := false
+	if s.stream != nil {
+		select {
+		case <-s.ended:
+			ended = true
+		case <-time.After(d.quitWait):
+		case <-ctx.Done():
+		}
+	}
+	if s.local != "" {
+		_ = d.t.KillForward(ctx, d.serial, s.local)
+	}
+	if s.stream != nil {
+		if !ended {
+			_, _ = d.t.Shell(ctx, d.serial, "am", "force-stop", helperPackage)
+		}
+		_ = s.stream.Close()
+	}
+}
+
+// onHelper runs fn against the session, starting it on first use. When
+// the session drops (the connection broke, not a helper error line), it is
+// stopped and started again once per device; fn runs again on the new
+// session if it was a read (retry true) or its request never reached the
+// helper. A second drop is DEVICE_UNAVAILABLE.
+func (d *Device) onHelper(ctx context.Context, retry bool, fn func(h *helper) error) error {
+	if d.closed {
+		return d.unavailable("the Android device %s is closed", d.serial).WithHint("open the device again")
+	}
+	if d.sess == nil {
+		if d.dead != nil {
+			return d.dead
+		}
+		s, err := d.startSession(ctx)
+		if err != nil {
+			return err
+		}
+		d.sess = s
+	}
+	h := d.sess.h
+	err := fn(h)
+	if err == nil || h.broken == nil || ctx.Err() != nil {
+		return err
+	}
+	sent := h.written
+	d.stopSession(context.WithoutCancel(ctx), d.sess)
+	d.sess = nil
+	if d.restarts >= 1 {
+		d.dead = d.unavailable("the helper session on %s dropped again after a restart: %v", d.serial, err).Wrap(err).
+			WithHint("the device or the helper keeps failing; check the connection (`adb devices`) and `adb logcat` for " + helperPackage)
+		return d.dead
+	}
+	d.restarts++
+	s, serr := d.startSession(ctx)
+	if serr != nil {
+		d.dead = serr
+		return serr
+	}
+	d.sess = s
+	if !retry && sent {
+		return err
+	}
+	err = fn(s.h)
+	if err != nil && s.h.broken != nil && ctx.Err() == nil {
+		d.stopSession(context.WithoutCancel(ctx), s)
+		d.sess = nil
+		d.dead = d.unavailable("the helper session on %s dropped again after a restart: %v", d.serial, err).Wrap(err).
+			WithHint("the device or the helper keeps failing; check the connection (`adb devices`) and `adb logcat` for " + helperPackage)
+		return d.dead
+	}
+	return err
+}
+
+// freePort picks a free local TCP port, as exec/webdriver does for
+// chromedriver.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, errors.New("not a TCP address")
+	}
+	return addr.Port, nil
+}
