@@ -5,9 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
-	"net"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -162,13 +159,8 @@ func (d *Device) awaitReady(ctx context.Context, s *session) error {
 // connect forwards a free local port to the helper's socket, dials it and
 // says hello.
 func (d *Device) connect(ctx context.Context, s *session) error {
-	port, err := d.freePort()
+	local, err := d.t.Forward(ctx, d.serial, "tcp:0", "localabstract:"+s.socket)
 	if err != nil {
-		return d.unavailable("no free local port for the helper forward: %v", err).Wrap(err).
-			WithHint("free a local TCP port (flow binds 127.0.0.1:0 to pick one)")
-	}
-	local := "tcp:" + strconv.Itoa(port)
-	if err := d.t.Forward(ctx, d.serial, local, "localabstract:"+s.socket); err != nil {
 		return err
 	}
 	s.local = local
@@ -270,17 +262,3 @@ func (d *Device) onHelper(ctx context.Context, retry bool, fn func(h *helper) er
 	return err
 }
 
-// freePort picks a free local TCP port, as exec/webdriver does for
-// chromedriver.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	addr, ok := l.Addr().(*net.TCPAddr)
-	if !ok {
-		return 0, errors.New("not a TCP address")
-	}
-	return addr.Port, nil
-}
