@@ -261,4 +261,3 @@ func (d *Device) onHelper(ctx context.Context, retry bool, fn func(h *helper) er
 	}
 	return err
 }
-
