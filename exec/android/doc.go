@@ -13,8 +13,20 @@
 // device (ADR 0013).
 //
 // Lowering and scheduling are pure: no I/O, no clock, no randomness, no
-// package state. Device transport (adb, the helper session) will live in its
-// own files and is the only code here allowed to touch a device.
+// package state. [Device] (device.go, session.go, install.go) is the only
+// code here that touches a device: adb through exec/android/adb for the
+// package manager, activity manager and settings, and one persistent
+// flow-helper-v1 session (helper.go, helper-apk/PROTOCOL.md) for every
+// screen read and every touch. There is no shell mode: a device whose
+// helper cannot be installed or started is not opened (ADR 0013).
+//
+// The helper lives only as long as the `am instrument -w` that started it:
+// UiAutomation is connected inside the am process (Instrumentation's
+// UiAutomation comes from the instrumentation's own connection, and am
+// tears the instrumentation down when its -w wait ends with the shell
+// stream). So a session is one Device's lifetime; one-off device commands
+// (`flow press …`) pay a session start each, and flow keeps the stream
+// open for as long as the device is open.
 //
 // android may import canonical, planner, exec and its own device library. It
 // must never import the other adapters (ios, webdriver, sim), maestro or
