@@ -190,7 +190,9 @@ func (d *Device) stopSession(ctx context.Context, s *session) {
 		s.h.close()
 	}
 	ended := false
-	if s.stream != nil {
+	// Only a helper that was told to quit is worth waiting for; one that
+	// never connected is force-stopped at once.
+	if s.stream != nil && s.h != nil {
 		select {
 		case <-s.ended:
 			ended = true
