@@ -44,6 +44,7 @@ func Rules() map[string]Rule {
 		"internal/archtest":            {},
 		"internal/browsertest":         {Project: []string{"exec/webdriver"}},
 		"internal/fakeandroid/adbd":    {},
+		"internal/fakeandroid/phone":   {Project: []string{"canonical", "planner", "exec", "exec/sim", "exec/android", "exec/android/adb", "internal/fakeandroid/adbd"}},
 		"internal/fakeandroid/adbtest": {Project: []string{"internal/fakeandroid/adbd", "exec/android/adb"}},
 	}
 }

@@ -1,0 +1,371 @@
+package phone
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/sim"
+	"github.com/flow-runner/flow/internal/fakeandroid/adbd"
+)
+
+// HelperPackage is the package flow installs and instruments.
+const HelperPackage = "dev.flow.helper"
+
+// HelperRunner is the instrumentation flow starts.
+const HelperRunner = HelperPackage + "/.FlowInstrumentation"
+
+// Files is the phone's file system as adb sync sees it: pushed files are
+// read from it (push + pm install) and files the phone makes are written to
+// it so a pull serves them (pm path + pull, screenrecord). The adbd package's
+// MemFS is one; nil gives the phone a private one.
+type Files interface {
+	ReadFile(name string) ([]byte, error)
+	WriteFile(name string, data []byte) error
+	Remove(name string) error
+}
+
+// Options configure a phone.
+type Options struct {
+	// Apps are the app models the phone hosts, installed as packages.
+	Apps []*sim.App
+	// Clock drives sim; nil is the wall clock, so a gesture takes its real
+	// duration, as on a phone.
+	Clock exec.Clock
+	// Events receives what the apps observed (contracts §8).
+	Events exec.EventLog
+	// Files is the sync file system; nil is a private in-memory one.
+	Files Files
+	// Props override or extend the getprop table (ro.build.version.sdk is
+	// 34 unless set here).
+	Props map[string]string
+	// HelperVersionCode is the versionCode of any helper APK installed on
+	// the phone: the fake cannot read an APK, so the test says what its
+	// manifest.json says. Zero means 1.
+	HelperVersionCode int
+	// HelperAPK, when set, is installed before the phone starts.
+	HelperAPK []byte
+	// Permissions are what each package requests (the helper's permissions
+	// op); a package absent here requests none.
+	Permissions map[string][]string
+	Faults      Faults
+}
+
+// Faults make the phone misbehave the way phones do, for tests of flow's
+// error paths.
+type Faults struct {
+	// HelperNeverReady: am instrument runs but never prints the ready block
+	// nor opens the socket; the stream stays open until the host closes it.
+	HelperNeverReady bool
+	// HelperDropAfter > 0: the helper closes its connection, unanswered, on
+	// request number HelperDropAfter+1, and its instrumentation ends.
+	HelperDropAfter int
+	// InstallFailure, when set, fails every install with this reason
+	// (Failure [REASON]).
+	InstallFailure string
+	// IncompatibleUpdate: installing the helper over an installed one fails
+	// with INSTALL_FAILED_UPDATE_INCOMPATIBLE until it is uninstalled.
+	IncompatibleUpdate bool
+}
+
+// Phone is an adbd.Handler whose shell and helper are backed by a sim
+// device. It is safe for concurrent use: adb runs many streams at once.
+type Phone struct {
+	dev    *sim.Device
+	models []*sim.App
+	apps   []string // sim app ids, in install order
+	clock  exec.Clock
+	files  Files
+	props  map[string]string
+	perms  map[string][]string
+	faults Faults
+
+	mu         sync.Mutex
+	helper     []byte // installed helper APK; nil when not installed
+	versionCd  int
+	grants     []Grant
+	appops     [][]string
+	forbidden  []string
+	recording  *recording
+	sessions   map[string]*session // localabstract name -> running helper
+	touches    [][]byte
+	eventSeq   uint64
+	lastXML    string
+	mediaCount int
+	front      string // the package last brought to the front
+	closed     bool
+}
+
+// Grant is one pm grant or pm revoke the phone received.
+type Grant struct {
+	Verb, Package, Permission string
+}
+
+// New builds a phone. The helper is not installed unless o.HelperAPK is set.
+func New(o Options) *Phone {
+	clock := o.Clock
+	if clock == nil {
+		clock = exec.WallClock{}
+	}
+	p := &Phone{
+		dev:       sim.New(sim.Options{Platform: "android", Clock: clock, Events: o.Events, Apps: o.Apps}),
+		clock:     clock,
+		files:     o.Files,
+		props:     defaultProps(),
+		perms:     o.Permissions,
+		faults:    o.Faults,
+		helper:    o.HelperAPK,
+		versionCd: max(o.HelperVersionCode, 1),
+		models:    models(o.Apps),
+		sessions:  map[string]*session{},
+	}
+	for _, m := range p.models {
+		p.apps = append(p.apps, m.AppID)
+	}
+	if p.files == nil {
+		p.files = newMemFiles()
+	}
+	maps.Copy(p.props, o.Props)
+	if p.helper != nil {
+		_ = p.files.WriteFile(helperPath, p.helper)
+	}
+	return p
+}
+
+// defaultProps are an API 34 phone's. The sdk level is what Maestro reads;
+// the product names are what adb devices -l shows for the fake.
+func defaultProps() map[string]string {
+	return map[string]string{
+		"ro.build.version.sdk":     "34",
+		"ro.build.version.release": "14",
+		"ro.product.model":         "flow_fake",
+		"ro.product.name":          "flow_fake",
+		"ro.product.device":        "flow_fake",
+		"ro.product.manufacturer":  "flow",
+		"ro.sf.lcd_density":        "420",
+		"ro.build.type":            "userdebug",
+	}
+}
+
+// Props is the getprop table, for the adbd banner.
+func (p *Phone) Props() map[string]string { return maps.Clone(p.props) }
+
+// Device is the sim device behind the phone, for tests that look at what
+// the app sees.
+func (p *Phone) Device() *sim.Device { return p.dev }
+
+// Grants are the pm grant / pm revoke commands received, in order.
+func (p *Phone) Grants() []Grant {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.grants)
+}
+
+// AppOps are the appops set commands received (their arguments after set).
+func (p *Phone) AppOps() [][]string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.appops)
+}
+
+// Forbidden are the shell commands that flow must never send (input …),
+// as received. A correct run leaves it empty.
+func (p *Phone) Forbidden() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.forbidden)
+}
+
+// Touches are the raw plan payloads the helper's touch op received, in
+// order, byte for byte as they arrived.
+func (p *Phone) Touches() [][]byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([][]byte, len(p.touches))
+	for i, t := range p.touches {
+		out[i] = slices.Clone(t)
+	}
+	return out
+}
+
+// HelperInstalled reports the installed helper APK, if any.
+func (p *Phone) HelperInstalled() ([]byte, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.helper), p.helper != nil
+}
+
+// Close ends every helper session and the sim device.
+func (p *Phone) Close() error {
+	p.mu.Lock()
+	p.closed = true
+	sessions := slices.Collect(maps.Values(p.sessions))
+	p.sessions = map[string]*session{}
+	p.mu.Unlock()
+	for _, s := range sessions {
+		s.stop()
+	}
+	return p.dev.Close(context.Background())
+}
+
+// bump records a change of what is on screen, so the helper's eventSeq
+// moves as a real accessibility-event counter would.
+func (p *Phone) bump() {
+	p.mu.Lock()
+	p.eventSeq++
+	p.mu.Unlock()
+}
+
+// Shell runs one shell stream's command line (adbd.Handler). cmd arrives as
+// the host sent it, still quoted.
+func (p *Phone) Shell(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
+	sc, err := parseScript(cmd)
+	if err != nil {
+		fmt.Fprintln(stderr, reply("sh-syntax", "message", err.Error()))
+		return 1
+	}
+	code := 0
+	for i, st := range sc {
+		if i > 0 && (st.join == "&&" && code != 0 || st.join == "||" && code == 0) {
+			continue
+		}
+		if st.argv[0] == "exit" {
+			if len(st.argv) > 1 {
+				n, _ := strconv.Atoi(st.argv[1])
+				return n & 0xff
+			}
+			return code
+		}
+		code = p.run(ctx, st.argv, stdin, stdout, stderr)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return code
+}
+
+// Exec runs an exec: stream (adbd.Handler): no shell parsing beyond words,
+// stdout only, with stderr merged into it as adbd does for raw
+// subprocesses.
+func (p *Phone) Exec(ctx context.Context, cmd string, stdin io.Reader, stdout io.Writer) int {
+	words, err := tokenize(cmd)
+	if err != nil || len(words) == 0 {
+		fmt.Fprintln(stdout, reply("sh-syntax", "message", "exec: cannot read the command line"))
+		return 1
+	}
+	var argv []string
+	for _, w := range words {
+		if w.op != "" {
+			// exec: starts a process, not a shell: an operator is an argument.
+			argv = append(argv, w.op)
+			continue
+		}
+		argv = append(argv, w.text)
+	}
+	return p.run(ctx, argv, stdin, stdout, stdout)
+}
+
+// newMemFiles is the private file system of a phone built without one.
+func newMemFiles() *memFiles { return &memFiles{m: map[string][]byte{}} }
+
+type memFiles struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (f *memFiles) ReadFile(name string) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b, ok := f.m[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return slices.Clone(b), nil
+}
+
+func (f *memFiles) WriteFile(name string, data []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.m[name] = slices.Clone(data)
+	return nil
+}
+
+func (f *memFiles) Remove(name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.m[name]; !ok {
+		return &fs.PathError{Op: "remove", Path: name, Err: fs.ErrNotExist}
+	}
+	delete(f.m, name)
+	return nil
+}
+
+// lines joins rendered replies, one per line, each ended by a newline.
+func lines(rs []string) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	return strings.Join(rs, "\n") + "\n"
+}
+
+// models are the app models sim installs: the given ones, then the demo
+// app unless one of them replaced it (sim.New's rule).
+func models(apps []*sim.App) []*sim.App {
+	seen := map[string]bool{}
+	var out []*sim.App
+	for _, a := range append(append([]*sim.App(nil), apps...), sim.DemoApp()) {
+		if a != nil && !seen[a.AppID] {
+			seen[a.AppID] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// launcherPackage is the home screen's package, what a phone shows when no
+// app is in front.
+const launcherPackage = "com.android.launcher3"
+
+// frontPackage names the package of the window root for the XML: sim keeps
+// its front app to itself, so the phone remembers the last app it brought
+// forward and trusts sim's root class for the home screen.
+func (p *Phone) frontPackage(root *exec.Node) string {
+	if root.Class == "com.android.launcher3.Launcher" {
+		return launcherPackage
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.front
+}
+
+func (p *Phone) setFront(pkg string) {
+	p.mu.Lock()
+	p.front = pkg
+	p.mu.Unlock()
+}
+
+// linkApp is the app whose model opens link, the one in front first, as
+// sim chooses.
+func (p *Phone) linkApp(link string) string {
+	p.mu.Lock()
+	front := p.front
+	p.mu.Unlock()
+	owner := ""
+	for _, m := range p.models {
+		for _, l := range m.Links {
+			if l.URL == link && (owner == "" || m.AppID == front) {
+				owner = m.AppID
+			}
+		}
+	}
+	return owner
+}
+
+var _ adbd.Handler = (*Phone)(nil)
