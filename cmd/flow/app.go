@@ -25,6 +25,13 @@ type Env struct {
 	// StateDir keeps sim's device state between invocations; empty keeps
 	// none (tests run isolated).
 	StateDir string
+	// LookPath finds a program on PATH (adb, to start its server); nil
+	// finds none, so a test never starts a program it did not mean to.
+	LookPath func(string) (string, error)
+	// ADB reaches the adb server; nil is the real one at
+	// ANDROID_ADB_SERVER_PORT (tests give a fake to pin what flow does
+	// with each answer).
+	ADB func(ctx context.Context, env Env) (androidHost, error)
 }
 
 // Exit codes of contracts §1.
@@ -87,6 +94,7 @@ func newApp(env Env) *cli.App {
 			planCommand(env),
 			schemaCommand(env),
 			simCommand(env),
+			devicesCommand(env),
 			convertCommand(env),
 			versionCommand(env),
 		},

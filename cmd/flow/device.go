@@ -20,6 +20,12 @@ func openDeviceState(ctx context.Context, o testOptions, state *heldState, clock
 	switch {
 	case o.device == "web":
 		return openWeb(ctx, o)
+	case isAndroidDevice(o.device):
+		devs, err := openAndroid(ctx, o, []exec.Clock{clock}, []exec.EventLog{events})
+		if err != nil {
+			return nil, err
+		}
+		return devs[0], nil
 	case isSimDevice(o.device):
 		platform, err := sim.PlatformFromID(o.device)
 		if err != nil {
@@ -55,14 +61,14 @@ func openDeviceState(ctx context.Context, o testOptions, state *heldState, clock
 }
 
 // unknownDevice is the error for a --device flow cannot open: a device
-// kind contracts §6 names (android, ios, with or without an id) is not
-// available here (DEVICE_UNAVAILABLE, exit 3); any other name is a typo
+// kind contracts §6 names (ios, with or without an id) is not available
+// here (DEVICE_UNAVAILABLE, exit 3); any other name is a typo
 // (INVALID_ARGS, exit 2).
 func unknownDevice(name string) *canonical.Error {
-	hint := "use --device sim (sim:android, sim:ios) or --device web (--webdriver-url for a remote endpoint); Android and iOS devices arrive with their adapters"
+	hint := "use --device android[:SERIAL], --device sim (sim:android, sim:ios) or --device web (--webdriver-url for a remote endpoint); flow devices lists them; iOS devices arrive with their adapter"
 	kind, _, _ := strings.Cut(name, ":")
 	switch kind {
-	case "android", "ios":
+	case "ios":
 		return canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q is not available", name).WithHint(hint)
 	}
 	e := canonical.Errorf(canonical.CodeInvalidArgs, "unknown device %q", name)
@@ -102,10 +108,15 @@ func openWeb(ctx context.Context, o testOptions) (exec.Device, error) {
 	return d, nil
 }
 
-// openShardDevices opens the web devices of every shard at once, since a
-// browser session takes about a second to start; other devices are cheap
-// and opened by the caller (nil entries).
-func openShardDevices(ctx context.Context, o testOptions, n int) ([]exec.Device, error) {
+// openShardDevices opens the devices of every shard at once where opening
+// is slow: a browser session takes about a second to start, an Android
+// device its helper's install check and session start. Sim devices are
+// cheap and opened by the caller (nil entries).
+func openShardDevices(ctx context.Context, o testOptions, clocks []exec.Clock, logs []exec.EventLog) ([]exec.Device, error) {
+	n := len(clocks)
+	if isAndroidDevice(o.device) {
+		return openAndroid(ctx, o, clocks, logs)
+	}
 	devs := make([]exec.Device, n)
 	if o.device != "web" {
 		return devs, nil
@@ -124,14 +135,19 @@ func openShardDevices(ctx context.Context, o testOptions, n int) ([]exec.Device,
 		if err == nil {
 			continue
 		}
-		for _, d := range devs {
-			if c, ok := d.(exec.Closer); ok {
-				_ = c.Close(context.WithoutCancel(ctx))
-			}
-		}
+		closeDevices(ctx, devs)
 		return nil, err
 	}
 	return devs, nil
+}
+
+// closeDevices releases the devices a failed open left behind.
+func closeDevices(ctx context.Context, devs []exec.Device) {
+	for _, d := range devs {
+		if c, ok := d.(exec.Closer); ok {
+			_ = c.Close(context.WithoutCancel(ctx))
+		}
+	}
 }
 
 // clockFor is the run's clock: virtual on sim, the wall clock elsewhere.

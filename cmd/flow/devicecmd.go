@@ -75,6 +75,8 @@ type cliOptions struct {
 	events string
 	apps   []string
 	env    []exec.Var
+	// androidHelper is --android-helper.
+	androidHelper string
 }
 
 func splitCLIArgs(args []string) (cliOptions, []string, error) {
@@ -107,6 +109,8 @@ func splitCLIArgs(args []string) (cliOptions, []string, error) {
 			o.record, err = get()
 		case "--events":
 			o.events, err = get()
+		case "--android-helper":
+			o.androidHelper, err = get()
 		case "--app":
 			var v string
 			v, err = get()
@@ -209,7 +213,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		return canonical.NewError(canonical.CodeUnsupportedOperation, "device commands cannot run on the web device: its browser session ends with each command").
 			WithHint("put the steps in a flow or an .ad script and run it with flow test --device web")
 	}
-	to := testOptions{device: o.device, apps: o.apps}
+	to := testOptions{device: o.device, apps: o.apps, androidHelper: o.androidHelper, sys: env}
 	clock := clockFor(o.device)
 	rec := &gestureRecorder{next: exec.NopLog{}}
 	var events bytes.Buffer

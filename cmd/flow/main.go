@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"os/signal"
 	"syscall"
 )
@@ -22,7 +23,7 @@ func main() {
 		cancel(stopSignal{sig})
 	}()
 	env := Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ,
-		IsTTY: isTerminal(os.Stdout), StateDir: stateDir(os.Getenv)}
+		IsTTY: isTerminal(os.Stdout), StateDir: stateDir(os.Getenv), LookPath: osexec.LookPath}
 	code := run(ctx, env, os.Args)
 	os.Exit(code)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,7 +29,8 @@ func testCommand(env Env) *cli.Command {
    simulated device, with the demo app installed. Exit codes: 0 all passed, 1 a flow failed,
    2 invalid input, 3 device or infrastructure.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios, or web (headless Chromium through a local chromedriver)"},
+			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios, web (headless Chromium through a local chromedriver), android (the one online device) or android:SERIAL; flow devices lists them"},
+			&cli.StringFlag{Name: "android-helper", Usage: "the helper APK to install on Android devices (default $FLOW_ANDROID_HELPER, else built with the SDK of $ANDROID_HOME)"},
 			&cli.StringFlag{Name: "webdriver-url", Usage: "run on a remote W3C WebDriver endpoint (Selenium Grid, Appium, a device cloud); implies --device web", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
 			&cli.StringFlag{Name: "capabilities", Usage: "JSON file of session capabilities for the web device (docs/webdriver.md)"},
 			&cli.StringSliceFlag{Name: "app", Usage: "app model installed on sim (repeatable); the demo app is always installed"},
@@ -73,13 +75,27 @@ type testOptions struct {
 	// state keeps a single sim device's state between invocations; nil
 	// when the run keeps none (sharded, not sim).
 	state *heldState
+	// androidHelper is --android-helper.
+	androidHelper string
+	// sys is the process environment, where devices find their tools (adb,
+	// the Android SDK, FLOW_ANDROID_HELPER).
+	sys Env
+}
+
+// shardFlag names the flag that asked for several devices, for messages.
+func (o testOptions) shardFlag() string {
+	if o.shardAll {
+		return "--shard-all"
+	}
+	return "--shard-split"
 }
 
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
 		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
-		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: graalFromEnv(env)}
+		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: graalFromEnv(env),
+		androidHelper: c.String("android-helper"), sys: env}
 	if o.webdriverURL != "" {
 		if c.IsSet("device") && o.device != "web" {
 			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--webdriver-url runs on the web device, not %q", o.device).
@@ -90,6 +106,10 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	if o.capabilities != "" && o.device != "web" {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "--capabilities applies to the web device only").
 			WithHint("add --device web or --webdriver-url URL")
+	}
+	if o.androidHelper != "" && !isAndroidDevice(o.device) {
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "--android-helper applies to Android devices only").
+			WithHint("add --device android (or android:SERIAL), or drop --android-helper")
 	}
 	if len(o.paths) == 0 {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "nothing to run").
@@ -220,7 +240,8 @@ func runTest(c *cli.Context, env Env) error {
 	}
 	result, err := runShards(c.Context, o, plan, work, events, prog, obs)
 	o.state.release() // the state is saved: waiting commands may go on
-	if err != nil {
+	var failedOpen unopened
+	if err != nil && !errors.As(err, &failedOpen) {
 		return err
 	}
 	if eventLog != nil {
@@ -255,6 +276,9 @@ func runTest(c *cli.Context, env Env) error {
 			hint += "; the report was written"
 		}
 		return canonical.NewError(canonical.CodeInterrupted, "interrupted").WithHint(hint).Wrap(c.Context.Err())
+	}
+	if failedOpen.err != nil {
+		return failedOpen.err
 	}
 	return runVerdict(result)
 }
@@ -340,34 +364,38 @@ func countWork(work []*maestro.ExecutionPlan) int {
 // hides another's results. Flows that could not load are reported first.
 func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan,
 	events io.Writer, prog *progress, obs exec.Observer) (exec.RunResult, error) {
-	runs := make([]*shardRun, 0, len(work))
-	devs, err := openShardDevices(ctx, o, len(work))
-	if err != nil {
-		return exec.RunResult{}, err
-	}
+	clocks := make([]exec.Clock, len(work))
+	logs := make([]exec.EventLog, len(work))
 	for i := range work {
-		clock := clockFor(o.device)
-		var log exec.EventLog = exec.NopLog{}
+		clocks[i] = clockFor(o.device)
+		logs[i] = exec.NopLog{}
 		if events != nil {
-			l := exec.NewJSONLog(events, clock)
-			log = l
+			l := exec.NewJSONLog(events, clocks[i])
+			logs[i] = l
 			if len(work) > 1 {
-				log = shardLog{log: l, shard: i + 1}
+				logs[i] = shardLog{log: l, shard: i + 1}
 			}
 		}
+	}
+	devs, err := openShardDevices(ctx, o, clocks, logs)
+	if err != nil {
+		return notOpened(plan, work, prog, err)
+	}
+	runs := make([]*shardRun, 0, len(work))
+	for i := range work {
 		var state *heldState
 		if len(work) == 1 {
 			state = o.state // shards each get a fresh device
 		}
 		dev := devs[i]
 		if dev == nil {
-			if dev, err = openDeviceState(ctx, o, state, clock, log); err != nil {
+			if dev, err = openDeviceState(ctx, o, state, clocks[i], logs[i]); err != nil {
 				closeAll(ctx, runs)
-				return exec.RunResult{}, err
+				return notOpened(plan, work, prog, err)
 			}
 		}
 		runs = append(runs, &shardRun{dev: dev})
-		cfg := exec.Config{Device: dev, Clock: clock, Events: log, Observer: obs, Env: o.env,
+		cfg := exec.Config{Device: dev, Clock: clocks[i], Events: logs[i], Observer: obs, Env: o.env,
 			NewScripts: scriptsFor(o.graalJS), Files: dirFiles{dir: "."}}
 		if len(work) > 1 {
 			cfg.Shard = i + 1
@@ -396,19 +424,56 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 			return exec.RunResult{}, err
 		}
 	}
-	var out exec.RunResult
-	for _, b := range plan.Broken {
-		f := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: exec.CapError(b.Problems[0])}
-		prog.FlowStarted(&canonical.Flow{Name: f.Name, File: f.File}, 0)
-		prog.FlowFinished(f)
-		out.Flows = append(out.Flows, f)
-	}
+	out := exec.RunResult{Flows: brokenFlows(plan, prog)}
 	for _, r := range runs {
 		out.Flows = append(out.Flows, r.res.Flows...)
 		out.DurationMs = max(out.DurationMs, r.res.DurationMs)
 	}
 	out.Device, _ = runs[0].dev.Info(context.WithoutCancel(ctx))
 	return out, nil
+}
+
+// unopened is a run whose device could not be opened (no device, a
+// helper that will not start, an unreachable endpoint): the flows were not
+// run, and the report still says so.
+type unopened struct{ err error }
+
+func (u unopened) Error() string { return u.err.Error() }
+func (u unopened) Unwrap() error { return u.err }
+
+// notOpened answers a device that could not be opened. A device or
+// infrastructure failure still yields a result, every flow skipped with
+// the reason, so the report is written (no report is lost); invalid input
+// (a bad --app file) stops the run before anything, as before.
+func notOpened(plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan, prog *progress, err error) (exec.RunResult, error) {
+	ce := canonical.Coded(err)
+	if exitCode(ce.Code) != exitDevice {
+		return exec.RunResult{}, err
+	}
+	out := exec.RunResult{Flows: brokenFlows(plan, prog)}
+	why := &canonical.Error{Code: ce.Code, Message: "not run: " + ce.Message, Details: ce.Details}
+	for i, w := range work {
+		shard := 0
+		if len(work) > 1 {
+			shard = i + 1
+		}
+		for _, f := range append(append([]*canonical.Flow(nil), w.Sequence...), w.Flows...) {
+			out.Flows = append(out.Flows, skippedFlow(f, prog, shard, why))
+		}
+	}
+	return out, unopened{err: err}
+}
+
+// brokenFlows reports the flows that could not load, as failed.
+func brokenFlows(plan *maestro.ExecutionPlan, prog *progress) []exec.FlowResult {
+	var out []exec.FlowResult
+	for _, b := range plan.Broken {
+		f := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: exec.CapError(b.Problems[0])}
+		prog.FlowStarted(&canonical.Flow{Name: f.Name, File: f.File}, 0)
+		prog.FlowFinished(f)
+		out = append(out, f)
+	}
+	return out
 }
 
 // shardRun is one device's share of a run.

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
+	helperapk "github.com/flow-runner/flow/helper-apk"
+)
+
+// adbDevice is one device the adb server lists (host:devices-l), reduced to
+// what choosing a device needs.
+type adbDevice struct {
+	Serial string
+	State  string // adb's own word: device, offline, unauthorized, …
+	Model  string
+}
+
+// adbOnline is the state adb gives a device it can talk to.
+const adbOnline = "device"
+
+func isAndroidDevice(device string) bool {
+	return device == "android" || strings.HasPrefix(device, "android:")
+}
+
+// androidRequest is what --device android[:SERIAL] asks of the devices adb
+// lists: n devices (one per shard), or the one named.
+type androidRequest struct {
+	device string // android or android:SERIAL
+	n      int    // devices the run needs: one per shard
+	// shardFlag names the flag that asked for n > 1, for messages.
+	shardFlag string
+}
+
+// pickAndroid chooses the serials a run uses from the devices adb lists.
+// It is the whole policy of --device android, kept pure so a table test
+// pins every answer: the one online device, the one named, or, for n
+// shards, the first n online devices in adb's order. Naming no device
+// while several are online is invalid input (exit 2): flow will not guess
+// which phone a suite runs on. Everything else that leaves the run without
+// its devices is DEVICE_UNAVAILABLE (exit 3) with a hint for the state adb
+// reports.
+func pickAndroid(req androidRequest, seen []adbDevice) ([]string, error) {
+	serial, named := strings.CutPrefix(req.device, "android:")
+	n := max(req.n, 1)
+	if named {
+		if serial == "" {
+			return nil, canonical.NewError(canonical.CodeInvalidArgs, "--device android: needs a serial after the colon").
+				WithHint("write --device android:SERIAL with a serial from flow devices, or --device android for the one online device")
+		}
+		if n > 1 {
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device %s is one device; %s %d needs %d", req.device, req.shardFlag, n, n).
+				WithHint(fmt.Sprintf("use --device android %s %d to run on %d online devices", req.shardFlag, n, n))
+		}
+		for _, d := range seen {
+			if d.Serial != serial {
+				continue
+			}
+			if d.State != adbOnline {
+				return nil, stateError(d)
+			}
+			return []string{serial}, nil
+		}
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "Android device %q is not connected; %s", serial, listed(seen)).
+			With("serial", serial).
+			WithHint("check the serial with flow devices or adb devices; a device over the network needs adb connect HOST:PORT first")
+	}
+	if req.device != "android" {
+		return nil, unknownDevice(req.device)
+	}
+	var online []adbDevice
+	for _, d := range seen {
+		if d.State == adbOnline {
+			online = append(online, d)
+		}
+	}
+	switch {
+	case len(seen) == 0:
+		return nil, canonical.NewError(canonical.CodeDeviceUnavailable, "no Android device: adb lists none").
+			WithHint("start an emulator (emulator -avd NAME) or connect a phone with USB debugging on, then check that adb devices lists it")
+	case len(online) == 0 && len(seen) == 1:
+		return nil, stateError(seen[0])
+	case len(online) == 0:
+		e := stateError(seen[0])
+		e.Message = "no Android device is online; " + listed(seen)
+		return nil, e
+	case n == 1 && len(online) > 1:
+		var picks []string
+		for _, d := range online {
+			picks = append(picks, "--device android:"+d.Serial)
+		}
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device android matches %d online Android devices: %s", len(online), names(online)).
+			WithHint("name one: " + strings.Join(picks, " or ") + " (flow devices lists them), or run on all of them with --shard-split")
+	case len(online) < n:
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "%s %d needs %d online Android devices; %s", req.shardFlag, n, n, listed(seen)).
+			WithHint(fmt.Sprintf("start or connect %d more (flow devices lists what adb sees), or lower %s to %d", n-len(online), req.shardFlag, len(online)))
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = online[i].Serial
+	}
+	return out, nil
+}
+
+// stateError is the error for a device adb lists but cannot use, with
+// what to do about its state.
+func stateError(d adbDevice) *canonical.Error {
+	is := "is " + d.State
+	if d.State == "no permissions" {
+		is = "cannot be opened by adb (no permissions)"
+	}
+	return canonical.Errorf(canonical.CodeDeviceUnavailable, "Android device %q %s", d.Serial, is).
+		With("serial", d.Serial).With("state", d.State).WithHint(stateHint(d.State))
+}
+
+// stateHint says how to bring a device in the given adb state online.
+func stateHint(state string) string {
+	switch state {
+	case "unauthorized":
+		return "unlock the phone and accept its \"Allow USB debugging?\" prompt (tick \"Always allow\"), then check adb devices"
+	case "offline":
+		return "an emulator still booting comes online by itself; otherwise reconnect the cable or run adb reconnect offline, then check adb devices"
+	case "no permissions":
+		return "adb may not open this USB device: add a udev rule for its vendor (see adb devices -l), then adb kill-server and replug"
+	case "authorizing", "connecting":
+		return "the device is still connecting: wait for it (adb wait-for-device) and run again"
+	case "bootloader", "recovery", "sideload", "rescue":
+		return "the device is in " + state + " mode: boot it into Android, then check adb devices"
+	}
+	return "flow needs a device adb lists as device; check adb devices -l"
+}
+
+// listed describes what adb sees, for messages.
+func listed(seen []adbDevice) string {
+	if len(seen) == 0 {
+		return "adb lists no devices"
+	}
+	var parts []string
+	for _, d := range seen {
+		parts = append(parts, fmt.Sprintf("%s (%s)", d.Serial, d.State))
+	}
+	return "adb lists " + strings.Join(parts, ", ")
+}
+
+func names(ds []adbDevice) string {
+	var parts []string
+	for _, d := range ds {
+		if d.Model != "" {
+			parts = append(parts, fmt.Sprintf("%s (%s)", d.Serial, d.Model))
+			continue
+		}
+		parts = append(parts, d.Serial)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// androidHost is the adb server as flow uses it: the devices it lists, and
+// opening one of them (helper install, session start).
+type androidHost interface {
+	// Addr is the server's address, for messages.
+	Addr() string
+	Devices(ctx context.Context) ([]adbDevice, error)
+	// APILevel is the device's ro.build.version.sdk.
+	APILevel(ctx context.Context, serial string) (string, error)
+	Open(ctx context.Context, o androidOpen) (exec.Device, error)
+}
+
+// androidOpen is what opening one Android device takes.
+type androidOpen struct {
+	Serial string
+	Helper string // the helper APK's path
+	Clock  exec.Clock
+	Events exec.EventLog
+}
+
+// connectAndroid reaches the adb server, starting it when it is not
+// running and adb is on PATH (Maestro does the same).
+func connectAndroid(ctx context.Context, env Env) (androidHost, error) {
+	if env.ADB != nil {
+		return env.ADB(ctx, env)
+	}
+	return dialADB(ctx, env)
+}
+
+// openAndroid chooses the run's devices (one per shard) and opens them at
+// once: each installs and starts the helper, which takes seconds.
+func openAndroid(ctx context.Context, o testOptions, clocks []exec.Clock, logs []exec.EventLog) ([]exec.Device, error) {
+	host, err := connectAndroid(ctx, o.sys)
+	if err != nil {
+		return nil, err
+	}
+	seen, err := host.Devices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	serials, err := pickAndroid(androidRequest{device: o.device, n: len(clocks), shardFlag: o.shardFlag()}, seen)
+	if err != nil {
+		return nil, canonical.Coded(err).With("adb", host.Addr())
+	}
+	helper, err := androidHelper(ctx, o.sys, o.androidHelper, serials[0])
+	if err != nil {
+		return nil, err
+	}
+	devs := make([]exec.Device, len(serials))
+	errs := make([]error, len(serials))
+	var wg sync.WaitGroup
+	for i, serial := range serials {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			devs[i], errs[i] = host.Open(ctx, androidOpen{Serial: serial, Helper: helper, Clock: clocks[i], Events: logs[i]})
+			if errs[i] != nil {
+				errs[i] = namingSerial(errs[i], serial)
+				devs[i] = nil // never a typed nil in the interface
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			closeDevices(ctx, devs)
+			return nil, err
+		}
+	}
+	return devs, nil
+}
+
+// namingSerial makes sure a device error says which device it is about.
+func namingSerial(err error, serial string) error {
+	ce := canonical.Coded(err)
+	if !strings.Contains(ce.Message, serial) {
+		ce.Message = fmt.Sprintf("Android device %q: %s", serial, ce.Message)
+	}
+	if ce.Details["serial"] == nil {
+		ce.With("serial", serial)
+	}
+	return ce
+}
+
+// androidHelper is the helper APK a run installs (helperapk.Locate): the
+// one given (--android-helper, FLOW_ANDROID_HELPER), else one built with
+// the SDK of ANDROID_HOME or ANDROID_SDK_ROOT. Without either there is no
+// Android run: the helper is what reads the screen and injects every touch
+// (ADR 0013), and flow never falls back to adb shell input.
+func androidHelper(ctx context.Context, env Env, given, serial string) (string, error) {
+	return helperapk.Locate(ctx, helperapk.Source{APK: given, Getenv: env.Getenv, Serial: serial, Log: env.Stderr})
+}
