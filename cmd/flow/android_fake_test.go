@@ -77,3 +77,44 @@ func runnerEvents(t *testing.T, file string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// TestAndroidFaultsExit3WithReport: a helper that will not install, one
+// that never becomes ready and a session that keeps dropping each end
+// the run with exit 3 naming the device, in bounded time, and the report
+// is still written.
+func TestAndroidFaultsExit3WithReport(t *testing.T) {
+	for name, tc := range map[string]struct {
+		faults phone.Faults
+		msg    string
+	}{
+		"install refused": {phone.Faults{InstallFailure: "INSTALL_FAILED_INSUFFICIENT_STORAGE"}, "INSTALL_FAILED_INSUFFICIENT_STORAGE"},
+		"session drops":   {phone.Faults{HelperDropAfter: 4}, "dropped"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fs := adbd.NewMemFS()
+			p := phone.New(phone.Options{Files: fs, Faults: tc.faults})
+			t.Cleanup(func() { p.Close() })
+			d := adbtest.Start(t, p, adbd.Options{Props: p.Props(), FS: fs})
+			apk := filepath.Join(t.TempDir(), "flow-helper.apk")
+			os.WriteFile(apk, []byte("helper"), 0o644)
+			var out, errb bytes.Buffer
+			env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: d.Getenv}
+			report := filepath.Join(t.TempDir(), "report.xml")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			start := time.Now()
+			code := run(ctx, env, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "android:" + d.Serial,
+				"--android-helper", apk, "--format", "junit", "--output", report})
+			all := out.String() + errb.String()
+			if code != 3 || !strings.Contains(all, d.Serial) || !strings.Contains(all, tc.msg) || !strings.Contains(all, "hint:") {
+				t.Fatalf("want exit 3 naming %s and %q with a hint; exit %d\n%s", d.Serial, tc.msg, code, all)
+			}
+			if took := time.Since(start); took > time.Minute {
+				t.Fatalf("took %s", took)
+			}
+			if b, err := os.ReadFile(report); err != nil || !strings.Contains(string(b), "<testsuite") {
+				t.Fatalf("the report was lost: %v\n%s", err, b)
+			}
+		})
+	}
+}

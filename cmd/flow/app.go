@@ -95,6 +95,7 @@ func newApp(env Env) *cli.App {
 			schemaCommand(env),
 			simCommand(env),
 			devicesCommand(env),
+			androidCommand(env),
 			convertCommand(env),
 			versionCommand(env),
 		},
