@@ -43,6 +43,7 @@ func Rules() map[string]Rule {
 		"cmd/flow":                     {Project: []string{"*"}, ThirdParty: []string{"*"}},
 		"internal/archtest":            {},
 		"internal/browsertest":         {Project: []string{"exec/webdriver"}},
+		"internal/fakeandroid":         {Project: []string{"exec", "exec/sim", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest", "internal/fakeandroid/phone"}},
 		"internal/fakeandroid/adbd":    {},
 		"internal/fakeandroid/phone":   {Project: []string{"canonical", "planner", "exec", "exec/sim", "exec/android", "exec/android/adb", "internal/fakeandroid/adbd"}},
 		"internal/fakeandroid/adbtest": {Project: []string{"internal/fakeandroid/adbd", "exec/android/adb"}},

@@ -74,7 +74,7 @@ func RequireADB(t testing.TB) string {
 // lists it as "device". Everything is stopped at the test's cleanup.
 func Start(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
 	t.Helper()
-	bin := RequireADB(t)
+	RequireADB(t)
 	if o.FS == nil {
 		o.FS = adbd.NewMemFS()
 	}
@@ -88,13 +88,29 @@ func Start(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
 		defer close(served)
 		adbd.Serve(ctx, l, h, o)
 	}()
+	t.Cleanup(func() {
+		cancel()
+		<-served
+	})
+	d := Connect(t, l.Addr().String())
+	d.FS = o.FS
+	return d
+}
+
+// Connect starts an adb server of the test's own and connects it to a
+// device already listening at addr (a fake started another way, such as
+// `go run ./internal/fakeandroid`), waiting until adb lists it as
+// "device". The server is stopped at the test's cleanup, before the
+// cleanups registered earlier (the device's) run.
+func Connect(t testing.TB, addr string) *Device {
+	t.Helper()
+	bin := RequireADB(t)
 	port := freePort(t)
 	d := &Device{
-		Serial:     l.Addr().String(),
+		Serial:     addr,
 		ServerPort: port,
 		ADB:        bin,
 		Env:        append(os.Environ(), "HOME="+t.TempDir(), "ANDROID_ADB_SERVER_PORT="+strconv.Itoa(port)),
-		FS:         o.FS,
 	}
 	adb := func(args ...string) (string, error) {
 		cctx, ccancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -107,8 +123,6 @@ func Start(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
 	t.Cleanup(func() {
 		adb("disconnect", d.Serial)
 		adb("kill-server")
-		cancel()
-		<-served
 	})
 	if out, err := adb("start-server"); err != nil {
 		t.Fatalf("adb start-server on port %d: %v\n%s", port, err, out)
@@ -124,7 +138,7 @@ func Start(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
 			return d
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the fake device %s never became \"device\" (last: %q)", d.Serial, out)
+			t.Fatalf("the device %s never became \"device\" (last: %q)", d.Serial, out)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
