@@ -263,6 +263,13 @@ func (s *session) do(ctx context.Context, req request, r *bufio.Reader) (respons
 		method := "keys"
 		if !typable(text) {
 			method = "setText"
+			// ACTION_SET_TEXT needs a focused input node (PROTOCOL.md text).
+			if shown, err := p.keyboardShown(ctx); err != nil {
+				return nil, nil, err
+			} else if !shown {
+				return nil, nil, &opError{code: "COMMAND_FAILED", message: "no focused input field to set the text on",
+					hint: "tap a text field before inputText"}
+			}
 		}
 		if err := p.dev.InputText(ctx, text); err != nil {
 			return nil, nil, err

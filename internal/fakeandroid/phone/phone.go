@@ -70,6 +70,10 @@ type Faults struct {
 	// InstallFailure, when set, fails every install with this reason
 	// (Failure [REASON]).
 	InstallFailure string
+	// TouchRefusedAt > 0: the helper's touch number TouchRefusedAt (from
+	// 1) fails midway, as when the system refuses an injected event: the
+	// contacts are cancelled and nothing reaches the app.
+	TouchRefusedAt int
 	// IncompatibleUpdate: installing the helper over an installed one fails
 	// with INSTALL_FAILED_UPDATE_INCOMPATIBLE until it is uninstalled.
 	IncompatibleUpdate bool

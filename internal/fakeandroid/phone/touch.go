@@ -170,10 +170,16 @@ func stationary(plan planner.Plan) bool {
 func (p *Phone) touch(ctx context.Context, raw json.RawMessage) (response, error) {
 	p.mu.Lock()
 	p.touches = append(p.touches, slices.Clone([]byte(raw)))
+	n := len(p.touches)
 	p.mu.Unlock()
 	plan, err := parseTouch(raw)
 	if err != nil {
 		return nil, err
+	}
+	if p.faults.TouchRefusedAt == n {
+		// The Java helper's words for a refused injection (TouchInjector).
+		return nil, &opError{code: "COMMAND_FAILED", message: "injectInputEvent refused an event; ACTION_CANCEL sent",
+			hint: "another app may own the screen (a system dialog, a pinned app); look at the device and retry"}
 	}
 	start := time.Now()
 	switch {
