@@ -3,15 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gkampitakis/go-snaps/snaps"
+
+	"github.com/flow-runner/flow/exec/android"
 	"github.com/flow-runner/flow/internal/fakeandroid/adbd"
 	"github.com/flow-runner/flow/internal/fakeandroid/adbtest"
 	"github.com/flow-runner/flow/internal/fakeandroid/phone"
+	"github.com/flow-runner/flow/planner"
 )
 
 // fakeAndroid serves a fake phone (its app observations into events)
@@ -116,5 +121,70 @@ func TestAndroidFaultsExit3WithReport(t *testing.T) {
 				t.Fatalf("the report was lost: %v\n%s", err, b)
 			}
 		})
+	}
+}
+
+// TestAndroidGesturesReachTheHelperExactly: a pinch, a two-finger pan and
+// a drag between two elements, from an .ad script, reach the fake helper
+// as exactly exec/android's lowering of the plans flow logged, byte for
+// byte, and those bytes are pinned.
+func TestAndroidGesturesReachTheHelperExactly(t *testing.T) {
+	p, d, env, apk := fakeAndroid(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "gestures.ad")
+	os.WriteFile(script, []byte(`context platform=android
+open com.example.shop --relaunch
+press text="Browse as guest"
+gesture pinch 0.5
+gesture pan 540 1500 0 -600 300 --pointer-count 2
+gesture drag "text=Outdoor" "text=\"On sale\"" 200 400 100
+`), 0o644)
+	events := filepath.Join(dir, "events.jsonl")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if code := run(ctx, env, []string{"flow", "test", script, "--device", "android:" + d.Serial, "--android-helper", apk, "--events", events}); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, env.Stdout, env.Stderr)
+	}
+	var lowered [][]byte
+	data, _ := os.ReadFile(events)
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct {
+			Type string       `json:"type"`
+			Plan *planner.Plan `json:"plan"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Type != "gesture" || e.Plan == nil {
+			continue
+		}
+		tp, err := android.Lower(*e.Plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := tp.MarshalJSON()
+		lowered = append(lowered, b)
+	}
+	var gestures [][]byte
+	for _, touch := range p.Touches() {
+		if !bytes.Contains(touch, []byte(`"durationMs":50,`)) { // taps are 50 ms stationary plans
+			gestures = append(gestures, touch)
+		}
+	}
+	if len(lowered) != 3 || len(gestures) != 3 {
+		t.Fatalf("want 3 planned gestures and 3 gesture touches, got %d and %d", len(lowered), len(gestures))
+	}
+	for i := range lowered {
+		if !bytes.Equal(lowered[i], gestures[i]) {
+			t.Errorf("gesture %d: the helper received\n%s\nandroid.Lower of the logged plan is\n%s", i+1, gestures[i], lowered[i])
+		}
+	}
+	var pinned []string
+	for _, g := range gestures {
+		pinned = append(pinned, string(g))
+	}
+	snaps.MatchSnapshot(t, strings.Join(pinned, "\n"))
+	if f := p.Forbidden(); len(f) != 0 {
+		t.Fatalf("flow shelled out for input: %q", f)
 	}
 }
