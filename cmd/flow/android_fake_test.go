@@ -149,7 +149,7 @@ gesture drag "text=Outdoor" "text=\"On sale\"" 200 400 100
 	data, _ := os.ReadFile(events)
 	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var e struct {
-			Type string       `json:"type"`
+			Type string        `json:"type"`
 			Plan *planner.Plan `json:"plan"`
 		}
 		if err := json.Unmarshal([]byte(l), &e); err != nil {
