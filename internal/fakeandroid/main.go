@@ -3,9 +3,9 @@
 // `adb connect HOST:PORT`, for demos and manual tests of flow's Android
 // device without a phone:
 //
-//	go run ./internal/fakeandroid --listen 127.0.0.1:5585 [--app APP.yaml ...] [--events FILE]
-//	adb connect 127.0.0.1:5585
-//	flow test --device android:127.0.0.1:5585 --android-helper ANY_FILE flows/demo
+//	go run ./internal/fakeandroid --listen 127.0.0.1:7555 [--app APP.yaml ...] [--events FILE]
+//	adb connect 127.0.0.1:7555
+//	flow test --device android:127.0.0.1:7555 --android-helper ANY_FILE flows/demo
 //
 // It prints "ready 127.0.0.1:PORT" once it accepts connections and runs
 // until interrupted. --events writes what the apps observed, in sim's
