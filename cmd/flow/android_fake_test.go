@@ -188,3 +188,50 @@ gesture drag "text=Outdoor" "text=\"On sale\"" 200 400 100
 		t.Fatalf("flow shelled out for input: %q", f)
 	}
 }
+
+// TestAndroidShardsAndPicking: two phones on one adb server: --device
+// android without a serial is refused (exit 2, listing both), the suite
+// runs on both with --shard-split 2, and three shards are exit 3 (a
+// device is missing, as when none is attached) saying how many are online.
+func TestAndroidShardsAndPicking(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo suite on a wall clock")
+	}
+	p1, d1, env, apk := fakeAndroid(t)
+	fs := adbd.NewMemFS()
+	p2 := phone.New(phone.Options{Files: fs})
+	t.Cleanup(func() { p2.Close() })
+	d2 := d1.Add(t, p2, adbd.Options{Props: p2.Props(), FS: fs})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	call := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		e := env
+		e.Stdout, e.Stderr = &out, &errb
+		code := run(ctx, e, append([]string{"flow", "test", "../../flows/demo/01-launch.yaml", "../../flows/demo/03-browse.yaml", "../../flows/demo/04-product.yaml", "--android-helper", apk}, args...))
+		return code, out.String() + errb.String()
+	}
+	if code, out := call("--device", "android"); code != 2 || !strings.Contains(out, d1.Serial) || !strings.Contains(out, d2.Serial) {
+		t.Fatalf("two online devices and no serial: want exit 2 listing both, got %d\n%s", code, out)
+	}
+	if code, out := call("--device", "android", "--shard-split", "3"); code != 3 || !strings.Contains(out, "needs 3 online Android devices") || !strings.Contains(out, "lower --shard-split to 2") {
+		t.Fatalf("three shards on two devices: want exit 3 saying two are online, got %d\n%s", code, out)
+	}
+	if code, out := call("--device", "android", "--shard-split", "2"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if len(p1.Touches()) == 0 || len(p2.Touches()) == 0 {
+		t.Fatalf("both phones must have run flows: %d and %d touches", len(p1.Touches()), len(p2.Touches()))
+	}
+}
+
+// TestAndroidWithoutADB: no server and no adb to start one is exit 3
+// saying so.
+func TestAndroidWithoutADB(t *testing.T) {
+	env := testEnv(map[string]string{"ANDROID_ADB_SERVER_PORT": "1"})
+	code := run(t.Context(), env, []string{"flow", "test", "../../flows/demo/01-launch.yaml", "--device", "android", "--android-helper", "../../README.md"})
+	out := env.Stdout.(*bytes.Buffer).String() + env.Stderr.(*bytes.Buffer).String()
+	if code != 3 || !strings.Contains(out, "adb") || !strings.Contains(out, "hint:") {
+		t.Fatalf("want exit 3 about adb with a hint, got %d\n%s", code, out)
+	}
+}

@@ -144,6 +144,47 @@ func Connect(t testing.TB, addr string) *Device {
 	}
 }
 
+// Add serves h as one more device on the same adb server as d (for
+// tests of runs over several devices) and waits until it is "device".
+func (d *Device) Add(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
+	t.Helper()
+	if o.FS == nil {
+		o.FS = adbd.NewMemFS()
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		adbd.Serve(ctx, l, h, o)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-served
+	})
+	other := *d
+	other.Serial, other.FS = l.Addr().String(), o.FS
+	run := func(args ...string) string {
+		out, _ := exec.Command(d.ADB, append([]string{"-P", strconv.Itoa(d.ServerPort)}, args...)...).CombinedOutput()
+		return string(out)
+	}
+	if out := run("connect", other.Serial); !strings.Contains(out, "connected to") {
+		t.Fatalf("adb connect %s: %s", other.Serial, out)
+	}
+	t.Cleanup(func() { run("disconnect", other.Serial) })
+	deadline := time.Now().Add(15 * time.Second)
+	for strings.TrimSpace(run("-s", other.Serial, "get-state")) != "device" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the device %s never became \"device\"", other.Serial)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return &other
+}
+
 func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
