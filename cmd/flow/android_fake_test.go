@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,14 +48,21 @@ func TestAndroidDemoOnFakePhone(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	androidEvents, simEvents := filepath.Join(dir, "android.jsonl"), filepath.Join(dir, "sim.jsonl")
+	androidReport, simReport := filepath.Join(dir, "android.json"), filepath.Join(dir, "sim.json")
 	code := run(ctx, env, []string{"flow", "test", "../../flows/demo", "--device", "android:" + d.Serial,
-		"--android-helper", apk, "--events", androidEvents})
+		"--android-helper", apk, "--events", androidEvents, "--format", "json", "--output", androidReport})
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, env.Stdout, env.Stderr)
 	}
-	r := runFlow(t, "", "test", "../../flows/demo", "--device", "sim:android", "--events", simEvents)
+	r := runFlow(t, "", "test", "../../flows/demo", "--device", "sim:android", "--events", simEvents, "--format", "json", "--output", simReport)
 	if r.code != 0 {
 		t.Fatalf("sim: %s", r)
+	}
+	if a := reportSteps(t, androidReport); strings.Count(a, " passed") < 30 || !strings.Contains(a, "05-checkout.yaml passed") {
+		t.Fatalf("the report must hold the five demo flows, passed, step by step:\n%s", a)
+	}
+	if a, s := reportSteps(t, androidReport), reportSteps(t, simReport); a != s {
+		t.Fatalf("the Android report differs from sim:android's:\nandroid:\n%s\nsim:\n%s", a, s)
 	}
 	if f := p.Forbidden(); len(f) != 0 {
 		t.Fatalf("flow shelled out for input: %q", f)
@@ -67,6 +75,37 @@ func TestAndroidDemoOnFakePhone(t *testing.T) {
 	if len(p.Touches()) == 0 {
 		t.Fatal("no touch reached the helper")
 	}
+}
+
+// reportSteps is a JSON report without timings and device: each flow and
+// step with its status, position and error code.
+func reportSteps(t *testing.T, file string) string {
+	t.Helper()
+	var rep struct {
+		Summary map[string]any `json:"summary"`
+		Flows   []struct {
+			Name, File, Status string
+			Steps              []struct {
+				Command, Description, Status string
+				Pos                          map[string]any
+			}
+		} `json:"flows"`
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range rep.Flows {
+		fmt.Fprintf(&b, "%s %s %s\n", f.Name, f.File, f.Status)
+		for _, s := range f.Steps {
+			fmt.Fprintf(&b, "  %s %q %s %v\n", s.Command, s.Description, s.Status, s.Pos)
+		}
+	}
+	return b.String()
 }
 
 // runnerEvents are the runtime's events of a log, untimed: the sim device
