@@ -20,6 +20,8 @@ func openDeviceState(ctx context.Context, o testOptions, state *heldState, clock
 	switch {
 	case o.device == "web":
 		return openWeb(ctx, o)
+	case isIOSDevice(o.device):
+		return openIOS(ctx, o)
 	case isAndroidDevice(o.device):
 		devs, err := openAndroid(ctx, o, []exec.Clock{clock}, []exec.EventLog{events})
 		if err != nil {

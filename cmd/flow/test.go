@@ -30,6 +30,7 @@ func testCommand(env Env) *cli.Command {
    2 invalid input, 3 device or infrastructure.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios, web (headless Chromium through a local chromedriver), android (the one online device) or android:SERIAL; flow devices lists them"},
+			&cli.StringFlag{Name: "ios-runner-url", Usage: "attach to a flow iOS runner that is already running (http://HOST:PORT; ios-runner/PROTOCOL.md); implies --device ios", EnvVars: []string{"FLOW_IOS_RUNNER_URL"}},
 			&cli.StringFlag{Name: "android-helper", Usage: "the helper APK to install on Android devices (default $FLOW_ANDROID_HELPER, else built with the SDK of $ANDROID_HOME)"},
 			&cli.StringFlag{Name: "webdriver-url", Usage: "run on a remote W3C WebDriver endpoint (Selenium Grid, Appium, a device cloud); implies --device web", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
 			&cli.StringFlag{Name: "capabilities", Usage: "JSON file of session capabilities for the web device (docs/webdriver.md)"},
@@ -77,6 +78,8 @@ type testOptions struct {
 	state *heldState
 	// androidHelper is --android-helper.
 	androidHelper string
+	// iosRunnerURL is --ios-runner-url.
+	iosRunnerURL string
 	// sys is the process environment, where devices find their tools (adb,
 	// the Android SDK, FLOW_ANDROID_HELPER).
 	sys Env
@@ -95,7 +98,16 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
 		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: graalFromEnv(env),
-		androidHelper: c.String("android-helper"), sys: env}
+		androidHelper: c.String("android-helper"), iosRunnerURL: c.String("ios-runner-url"), sys: env}
+	if o.iosRunnerURL != "" {
+		if c.IsSet("device") && !isIOSDevice(o.device) {
+			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--ios-runner-url runs on an iOS device, not %q", o.device).
+				WithHint("drop --device, or use --device ios")
+		}
+		if !c.IsSet("device") {
+			o.device = "ios"
+		}
+	}
 	if o.webdriverURL != "" {
 		if c.IsSet("device") && o.device != "web" {
 			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--webdriver-url runs on the web device, not %q", o.device).

@@ -43,6 +43,8 @@ func Rules() map[string]Rule {
 		"cmd/flow":                     {Project: []string{"*"}, ThirdParty: []string{"*"}},
 		"internal/archtest":            {},
 		"internal/browsertest":         {Project: []string{"exec/webdriver"}},
+		"internal/fakeios":             {Project: []string{"exec", "exec/sim", "internal/fakeios/runner"}},
+		"internal/fakeios/runner":      {Project: []string{"canonical", "planner", "exec", "exec/ios", "exec/sim"}},
 		"internal/fakeandroid":         {Project: []string{"exec", "exec/sim", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest", "internal/fakeandroid/phone"}},
 		"internal/fakeandroid/adbd":    {},
 		"internal/fakeandroid/phone":   {Project: []string{"canonical", "planner", "exec", "exec/sim", "exec/android", "exec/android/adb", "internal/fakeandroid/adbd"}},
@@ -52,7 +54,7 @@ func Rules() map[string]Rule {
 
 // testOnlyProject may be imported by any package's _test.go files.
 func testOnlyProject() []string {
-	return []string{"internal/browsertest", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest"}
+	return []string{"internal/browsertest", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest", "internal/fakeios/runner"}
 }
 
 // testOnlyThirdParty may appear in any package's _test.go files.

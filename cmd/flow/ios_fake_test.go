@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gkampitakis/go-snaps/snaps"
+
+	"github.com/flow-runner/flow/exec/ios"
+	"github.com/flow-runner/flow/internal/fakeios/runner"
+	"github.com/flow-runner/flow/planner"
+)
+
+func fakeRunner(t *testing.T, o runner.Options) (*runner.Runner, string) {
+	t.Helper()
+	r := runner.New(o)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); r.Serve(ctx, l) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return r, "http://" + l.Addr().String()
+}
+
+// iosDemo are the demo flows a runner reached by URL can run: 01-launch
+// clears the app's state, which needs the simulator's host (simctl).
+var iosDemo = []string{"../../flows/demo/02-login.yaml", "../../flows/demo/03-browse.yaml", "../../flows/demo/04-product.yaml", "../../flows/demo/05-checkout.yaml"}
+
+// TestIOSRunnerURLDemo: the demo suite through --ios-runner-url on the
+// fake runner passes with the same report steps and runtime events
+// (gesture plans included) as on sim:ios.
+func TestIOSRunnerURLDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo suite on a wall clock")
+	}
+	_, url := fakeRunner(t, runner.Options{Simulator: true})
+	dir := t.TempDir()
+	ev, simEv := filepath.Join(dir, "ios.jsonl"), filepath.Join(dir, "sim.jsonl")
+	rep, simRep := filepath.Join(dir, "ios.json"), filepath.Join(dir, "sim.json")
+	r := runFlow(t, "", append([]string{"test", "--ios-runner-url", url, "--events", ev, "--format", "json", "--output", rep}, iosDemo...)...)
+	if r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	s := runFlow(t, "", append([]string{"test", "--device", "sim:ios", "--events", simEv, "--format", "json", "--output", simRep}, iosDemo...)...)
+	if s.code != 0 {
+		t.Fatalf("sim: %s", s)
+	}
+	if a, b := reportSteps(t, rep), reportSteps(t, simRep); a != b || strings.Count(a, " passed") < 20 {
+		t.Fatalf("the iOS report differs from sim:ios's:\nios:\n%s\nsim:\n%s", a, b)
+	}
+	if a, b := runnerEvents(t, ev), runnerEvents(t, simEv); a != b {
+		t.Fatalf("the iOS run differs from sim:ios:\nios:\n%s\nsim:\n%s", a, b)
+	}
+}
+
+// TestIOSGesturesReachTheRunnerExactly: an .ad pinch and rotate reach the
+// fake simulator runner as exactly exec/ios's requests of the plans flow
+// logged (pinned by snapshot); on an iPhone they fail with
+// UNSUPPORTED_OPERATION and nothing is sent.
+func TestIOSGesturesReachTheRunnerExactly(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "gestures.ad")
+	os.WriteFile(script, []byte("context platform=ios\nopen com.example.shop --relaunch\ngesture pinch 0.5\ngesture rotate 45\n"), 0o644)
+	rn, url := fakeRunner(t, runner.Options{Simulator: true})
+	events := filepath.Join(dir, "events.jsonl")
+	if r := runFlow(t, "", "test", script, "--ios-runner-url", url, "--events", events); r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	var want []string
+	data, _ := os.ReadFile(events)
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct {
+			Type string        `json:"type"`
+			Plan *planner.Plan `json:"plan"`
+		}
+		json.Unmarshal([]byte(l), &e)
+		if e.Type != "gesture" || e.Plan == nil {
+			continue
+		}
+		req, err := ios.LowerRequest(*e.Plan, "com.example.shop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(req.GesturePlan)
+		want = append(want, string(b))
+	}
+	var got []string
+	for _, g := range rn.Gestures() {
+		var body struct {
+			Command     string          `json:"command"`
+			GesturePlan json.RawMessage `json:"gesturePlan"`
+			AppBundleID string          `json:"appBundleId"`
+		}
+		json.Unmarshal(g, &body)
+		if body.Command != "gesture" || body.AppBundleID != "com.example.shop" {
+			t.Fatalf("a gesture request names its app: %s", g)
+		}
+		got = append(got, string(body.GesturePlan))
+	}
+	if len(want) != 2 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the runner received\n%s\nexec/ios's requests of the logged plans are\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	snaps.MatchSnapshot(t, strings.Join(got, "\n"))
+
+	phone, purl := fakeRunner(t, runner.Options{Simulator: false})
+	r := runFlow(t, "", "test", script, "--ios-runner-url", purl)
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "UNSUPPORTED_OPERATION") || !strings.Contains(r.stdout+r.stderr, "simulator") {
+		t.Fatalf("two fingers on an iPhone must be refused:\n%s", r)
+	}
+	if n := len(phone.Gestures()); n != 0 {
+		t.Fatalf("%d gesture requests reached the iPhone", n)
+	}
+}
+
+// TestIOSRunnerFailures: no runner at the URL, and a runner that dies
+// mid-flow, end with exit 3 naming the device, with a hint, and the report
+// is written.
+func TestIOSRunnerFailures(t *testing.T) {
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + l.Addr().String()
+	l.Close()
+	_, dying := fakeRunner(t, runner.Options{Simulator: true, DieAfter: 6})
+	for name, url := range map[string]string{"no runner": dead, "dies mid-flow": dying} {
+		t.Run(name, func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "r.xml")
+			start := time.Now()
+			r := runFlow(t, "", "test", "../../flows/demo/02-login.yaml", "--ios-runner-url", url, "--format", "junit", "--output", report)
+			if r.code != 3 || !strings.Contains(r.stdout+r.stderr, "hint:") || !strings.Contains(r.stdout+r.stderr, strings.TrimPrefix(url, "http://")) {
+				t.Fatalf("want exit 3 naming the runner with a hint:\n%s", r)
+			}
+			if time.Since(start) > time.Minute {
+				t.Fatalf("took %s", time.Since(start))
+			}
+			if b, err := os.ReadFile(report); err != nil || !bytes.Contains(b, []byte("<testsuite")) {
+				t.Fatalf("the report was lost: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,368 @@
+// Package runner is a fake flow iOS runner for tests and demos: an HTTP
+// server speaking flow-runner-v1 (ios-runner/PROTOCOL.md) whose commands
+// are performed on an exec/sim device with the iOS profile, so flow's iOS
+// device runs whole flows with no Mac. Gesture requests are validated
+// with exec/ios's own rules, kept byte for byte (Gestures) and their plans
+// replayed on sim unchanged. It is test tooling: product code never
+// imports it.
+package runner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/ios"
+	"github.com/flow-runner/flow/exec/sim"
+	"github.com/flow-runner/flow/planner"
+)
+
+// Options configure the fake runner.
+type Options struct {
+	Apps   []*sim.App
+	Clock  exec.Clock    // nil: the wall clock, so a gesture takes its real time
+	Events exec.EventLog // what the apps observed
+	// Simulator is what status reports; false makes the runner an iPhone.
+	Simulator bool
+	// DieAfter > 0: the runner stops answering (closes connections) from
+	// command number DieAfter+1 on, as a runner that crashed mid-flow.
+	DieAfter int
+}
+
+// Runner is the fake.
+type Runner struct {
+	dev   *sim.Device
+	o     Options
+	start time.Time
+
+	mu       sync.Mutex
+	gestures [][]byte
+	commands int
+}
+
+// New builds a runner over a fresh sim device.
+func New(o Options) *Runner {
+	clock := o.Clock
+	if clock == nil {
+		clock = exec.WallClock{}
+	}
+	return &Runner{dev: sim.New(sim.Options{Platform: "ios", Clock: clock, Events: o.Events, Apps: o.Apps}), o: o, start: time.Now()}
+}
+
+// Device is the sim device behind the runner.
+func (r *Runner) Device() *sim.Device { return r.dev }
+
+// Gestures are the bodies of the gesture commands received, byte for byte.
+func (r *Runner) Gestures() [][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([][]byte(nil), r.gestures...)
+}
+
+// Serve answers on l until ctx ends.
+func (r *Runner) Serve(ctx context.Context, l net.Listener) error {
+	srv := &http.Server{Handler: r, ReadHeaderTimeout: 10 * time.Second}
+	stop := context.AfterFunc(ctx, func() { srv.Close() })
+	defer stop()
+	err := srv.Serve(l)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// maxBody is the protocol's 4 MiB request cap.
+const maxBody = 4 << 20
+
+func (r *Runner) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodPost || req.URL.Path != "/command" {
+		http.Error(w, "flow-runner-v1 answers POST /command", http.StatusNotFound)
+		return
+	}
+	r.mu.Lock()
+	r.commands++
+	dead := r.o.DieAfter > 0 && r.commands > r.o.DieAfter
+	r.mu.Unlock()
+	if dead {
+		if hj, ok := w.(http.Hijacker); ok {
+			if c, _, err := hj.Hijack(); err == nil {
+				c.Close()
+				return
+			}
+		}
+		http.Error(w, "runner died", http.StatusInternalServerError)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(req.Body, maxBody+1))
+	if err != nil || len(body) > maxBody {
+		http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	var head struct {
+		Command   string `json:"command"`
+		CommandID int    `json:"commandId"`
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		writeAnswer(w, 0, nil, &failure{"INVALID_ARGS", "the body is not a JSON object", ""})
+		return
+	}
+	json.Unmarshal(body, &head)
+	data, ferr := r.do(req.Context(), head.Command, fields, body)
+	writeAnswer(w, head.CommandID, data, ferr)
+}
+
+type failure struct{ code, message, hint string }
+
+func (f *failure) Error() string { return f.code + ": " + f.message }
+
+func fromErr(err error) *failure {
+	if err == nil {
+		return nil
+	}
+	var f *failure
+	if errors.As(err, &f) {
+		return f
+	}
+	ce := canonical.Coded(err)
+	code := string(ce.Code)
+	switch ce.Code {
+	case canonical.CodeInvalidArgs, canonical.CodeCommandFailed, canonical.CodeUnsupportedOperation, canonical.CodeTimeout,
+		canonical.CodeElementNotFound, canonical.CodeDeviceUnavailable, canonical.CodeInternal:
+	default:
+		code = string(canonical.CodeCommandFailed)
+	}
+	return &failure{code, ce.Message, ce.Hint}
+}
+
+func writeAnswer(w http.ResponseWriter, id int, data map[string]any, f *failure) {
+	ans := map[string]any{"ok": f == nil, "commandId": id}
+	if f != nil {
+		e := map[string]any{"code": f.code, "message": f.message}
+		if f.hint != "" {
+			e["hint"] = f.hint
+		}
+		ans["error"] = e
+	} else {
+		if data == nil {
+			data = map[string]any{}
+		}
+		ans["data"] = data
+	}
+	b, _ := json.Marshal(ans)
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}
+
+func missing(command, field string) *failure {
+	return &failure{"INVALID_ARGS", fmt.Sprintf("%s: missing required field %q", command, field), ""}
+}
+
+func num(fields map[string]json.RawMessage, command, name string) (float64, *failure) {
+	raw, ok := fields[name]
+	if !ok {
+		return 0, missing(command, name)
+	}
+	var v float64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return 0, &failure{"INVALID_ARGS", fmt.Sprintf("%s: field %q must be a number", command, name), ""}
+	}
+	return v, nil
+}
+
+func str(fields map[string]json.RawMessage, command, name string) (string, *failure) {
+	raw, ok := fields[name]
+	if !ok {
+		return "", missing(command, name)
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", &failure{"INVALID_ARGS", fmt.Sprintf("%s: field %q must be a string", command, name), ""}
+	}
+	return v, nil
+}
+
+// maestroKeys are the names flow's iOS device sends, as sim knows them.
+var maestroKeys = map[string]string{"enter": "Enter", "backspace": "Backspace", "home": "Home", "lock": "Lock"}
+
+func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMessage, body []byte) (map[string]any, *failure) {
+	d := r.dev
+	switch command {
+	case "status":
+		return map[string]any{"protocol": ios.RunnerProtocol, "version": "fake", "uptimeMs": time.Since(r.start).Milliseconds(), "simulator": r.o.Simulator}, nil
+	case "hierarchy":
+		root, err := d.Hierarchy(ctx)
+		if err != nil {
+			return nil, fromErr(err)
+		}
+		return map[string]any{"root": element(root)}, nil
+	case "settle":
+		var st exec.Settled
+		var err error
+		timeout, _ := num(f, command, "timeoutMs")
+		if sr, ok := exec.Device(d).(exec.SettledReader); ok {
+			st, err = sr.ReadSettled(ctx, time.Duration(timeout)*time.Millisecond)
+		} else {
+			st.Root, err = d.Hierarchy(ctx)
+			st.Still = true
+		}
+		if err != nil {
+			return nil, fromErr(err)
+		}
+		el := element(st.Root)
+		version := st.Version
+		if version == "" {
+			b, _ := json.Marshal(el)
+			sum := sha256.Sum256(b)
+			version = hex.EncodeToString(sum[:8])
+		}
+		return map[string]any{"root": el, "still": st.Still, "version": version, "opaque": st.Opaque}, nil
+	case "viewport":
+		vp, err := d.Viewport(ctx)
+		if err != nil {
+			return nil, fromErr(err)
+		}
+		return map[string]any{"x": vp.X, "y": vp.Y, "w": vp.Width, "h": vp.Height, "orientation": "portrait"}, nil
+	case "gesture":
+		r.mu.Lock()
+		r.gestures = append(r.gestures, append([]byte(nil), body...))
+		r.mu.Unlock()
+		raw, ok := f["gesturePlan"]
+		if !ok {
+			return nil, missing(command, "gesturePlan")
+		}
+		var plan planner.Plan
+		if err := json.Unmarshal(raw, &plan); err != nil {
+			return nil, &failure{"INVALID_ARGS", "gesture: field \"gesturePlan\" must be a gesture plan", ""}
+		}
+		if len(plan.Pointers) > 1 && !r.o.Simulator {
+			return nil, &failure{"UNSUPPORTED_OPERATION", "two-contact gestures need a simulator", ""}
+		}
+		if _, err := ios.LowerRequest(plan, ""); err != nil {
+			return nil, fromErr(err)
+		}
+		start := time.Since(r.start).Milliseconds()
+		if err := d.PerformGesture(ctx, plan); err != nil {
+			return nil, fromErr(err)
+		}
+		schedule := "authored"
+		if len(plan.Pointers) == 1 && plan.ExecutionProfile == canonical.ProfileEndpointHold {
+			schedule = "fastSwipe"
+		}
+		return map[string]any{"startUptimeMs": start, "endUptimeMs": time.Since(r.start).Milliseconds(), "schedule": schedule}, nil
+	case "tap", "longPress":
+		x, ferr := num(f, command, "x")
+		if ferr != nil {
+			return nil, ferr
+		}
+		y, ferr := num(f, command, "y")
+		if ferr != nil {
+			return nil, ferr
+		}
+		p := canonical.Point{X: x, Y: y}
+		if command == "tap" {
+			return nil, fromErr(d.Tap(ctx, p))
+		}
+		hold, ferr := num(f, command, "holdMs")
+		if ferr != nil {
+			return nil, ferr
+		}
+		return nil, fromErr(d.LongPress(ctx, p, time.Duration(hold)*time.Millisecond))
+	case "type":
+		text, ferr := str(f, command, "text")
+		if ferr != nil {
+			return nil, ferr
+		}
+		return nil, fromErr(d.InputText(ctx, text))
+	case "erase":
+		n, ferr := num(f, command, "count")
+		if ferr != nil {
+			return nil, ferr
+		}
+		return nil, fromErr(d.EraseText(ctx, int(n)))
+	case "key", "button":
+		name, ferr := str(f, command, "name")
+		if ferr != nil {
+			return nil, ferr
+		}
+		k, ok := maestroKeys[name]
+		if !ok {
+			return nil, &failure{"UNSUPPORTED_OPERATION", fmt.Sprintf("%s: unknown %s %q", command, command, name), ""}
+		}
+		return nil, fromErr(d.PressKey(ctx, exec.Key{Name: k}))
+	case "hideKeyboard":
+		return map[string]any{"wasShown": false}, fromErr(d.HideKeyboard(ctx))
+	case "screenshot":
+		png, err := d.Screenshot(ctx)
+		if err != nil {
+			return nil, fromErr(err)
+		}
+		return map[string]any{"pngBase64": base64.StdEncoding.EncodeToString(png)}, nil
+	case "launch":
+		app, ferr := str(f, command, "appId")
+		if ferr != nil {
+			return nil, ferr
+		}
+		var args map[string]any
+		if raw, ok := f["arguments"]; ok {
+			json.Unmarshal(raw, &args)
+		}
+		var stop bool
+		if raw, ok := f["stop"]; ok {
+			json.Unmarshal(raw, &stop)
+		}
+		return nil, fromErr(d.LaunchApp(ctx, exec.LaunchOptions{AppID: app, StopApp: stop, Arguments: args}))
+	case "terminate":
+		app, ferr := str(f, command, "appId")
+		if ferr != nil {
+			return nil, ferr
+		}
+		if _, ok, err := d.AppViewport(ctx, app); err != nil || !ok {
+			return nil, &failure{"COMMAND_FAILED", app + " is not installed", "check the appId"}
+		}
+		return nil, fromErr(d.StopApp(ctx, app, false))
+	case "openLink":
+		link, ferr := str(f, command, "link")
+		if ferr != nil {
+			return nil, ferr
+		}
+		return nil, fromErr(d.OpenLink(ctx, link, false))
+	case "quit":
+		return nil, nil
+	}
+	return nil, &failure{"UNSUPPORTED_OPERATION", fmt.Sprintf("unknown command %q", command), ""}
+}
+
+// element writes a node as the runner's hierarchy element.
+func element(n *exec.Node) map[string]any {
+	if n == nil {
+		return nil
+	}
+	e := map[string]any{"type": n.Class, "identifier": n.ID, "label": n.Label, "title": n.Text, "value": "",
+		"placeholder": n.Hint, "enabled": n.Enabled, "selected": n.Selected, "checked": n.Checked, "hasFocus": n.Focused}
+	if n.Bounds != nil {
+		e["frame"] = map[string]any{"x": n.Bounds.X, "y": n.Bounds.Y, "w": n.Bounds.W, "h": n.Bounds.H}
+	}
+	if n.Scrollable != "" {
+		e["scrollable"] = n.Scrollable
+	}
+	var kids []map[string]any
+	for _, c := range n.Children {
+		kids = append(kids, element(c))
+	}
+	if kids != nil {
+		e["children"] = kids
+	}
+	return e
+}
