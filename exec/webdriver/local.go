@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/flow-runner/flow/exec/procgroup"
 	"net"
 	"os"
 	osexec "os/exec"
@@ -165,7 +166,7 @@ func tryStartDriver(ctx context.Context, driver string, timeout time.Duration) (
 	out := &tail{}
 	cmd := osexec.Command(driver, "--port="+strconv.Itoa(port), "--allowed-ips=127.0.0.1", "--log-level=WARNING")
 	cmd.Stdout, cmd.Stderr = out, out
-	ownGroup(cmd)
+	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "cannot start chromedriver %s: %v", driver, err).Wrap(err).
 			WithHint("check that chromedriver is installed and executable")
@@ -210,16 +211,16 @@ func freePort() (int, error) {
 // then SIGKILL after two seconds, then reaps it. It is idempotent.
 func (p *driverProcess) stop() {
 	p.once.Do(func() {
-		signalGroup(p.cmd, false)
+		procgroup.Signal(p.cmd, false)
 		select {
 		case <-p.exited:
 		case <-time.After(2 * time.Second):
-			signalGroup(p.cmd, true)
+			procgroup.Signal(p.cmd, true)
 			<-p.exited
 		}
 		// Browser processes may outlive the driver by a moment; the group
 		// kill reaches them, a second pass catches stragglers.
-		signalGroup(p.cmd, true)
+		procgroup.Signal(p.cmd, true)
 		if p.profile != "" {
 			removeProfile(p.profile)
 		}

@@ -5,29 +5,10 @@ package webdriver
 import (
 	"errors"
 	"os"
-	osexec "os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 )
-
-// ownGroup starts the driver in a process group of its own, so that Close
-// can end it with every browser process it started.
-func ownGroup(cmd *osexec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-// signalGroup sends sig to the driver's whole process group (PGID == PID).
-func signalGroup(cmd *osexec.Cmd, kill bool) {
-	if cmd.Process == nil {
-		return
-	}
-	sig := syscall.SIGTERM
-	if kill {
-		sig = syscall.SIGKILL
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, sig)
-}
 
 // alive reports whether a process exists (signal 0 reaches it, or it
 // belongs to another user).
