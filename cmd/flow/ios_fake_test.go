@@ -147,3 +147,99 @@ func TestIOSRunnerFailures(t *testing.T) {
 		})
 	}
 }
+
+// fakeMac puts a fake xcrun (this test binary) first and returns an
+// environment for flow with it and a built runner to start.
+func fakeMac(t *testing.T) (Env, string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	xcrun := filepath.Join(dir, "xcrun")
+	if err := os.Symlink(self, xcrun); err != nil {
+		t.Fatal(err)
+	}
+	xctestrun := filepath.Join(dir, "FlowRunner.xctestrun")
+	os.WriteFile(xctestrun, []byte("<plist/>"), 0o644)
+	vars := map[string]string{"FLOW_IOS_RUNNER_XCTESTRUN": xctestrun}
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
+		Environ:  func() []string { return append(os.Environ(), fakeXcrunDir+"="+dir) },
+		LookPath: func(name string) (string, error) { return filepath.Join(dir, name), nil }}
+	return env, dir
+}
+
+// TestIOSSimulatorThroughFakeXcrun: --device ios on a Mac (a fake xcrun:
+// simctl and xcodebuild) finds the booted simulator, starts the runner,
+// runs the whole demo suite (clearState and permissions through simctl)
+// with the same report steps and runtime events as sim:ios, and stops
+// the runner.
+func TestIOSSimulatorThroughFakeXcrun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo suite on a wall clock")
+	}
+	env, dir := fakeMac(t)
+	tmp := t.TempDir()
+	ev, simEv := filepath.Join(tmp, "ios.jsonl"), filepath.Join(tmp, "sim.jsonl")
+	rep, simRep := filepath.Join(tmp, "ios.json"), filepath.Join(tmp, "sim.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if code := run(ctx, env, []string{"flow", "test", "../../flows/demo", "--device", "ios", "--events", ev, "--format", "json", "--output", rep}); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, env.Stdout, env.Stderr)
+	}
+	if s := runFlow(t, "", "test", "../../flows/demo", "--device", "sim:ios", "--events", simEv, "--format", "json", "--output", simRep); s.code != 0 {
+		t.Fatalf("sim: %s", s)
+	}
+	if a, b := reportSteps(t, rep), reportSteps(t, simRep); a != b || !strings.Contains(a, "01-launch.yaml passed") {
+		t.Fatalf("the iOS report differs from sim:ios's:\nios:\n%s\nsim:\n%s", a, b)
+	}
+	if a, b := runnerEvents(t, ev), runnerEvents(t, simEv); a != b {
+		t.Fatalf("the iOS run differs from sim:ios:\nios:\n%s\nsim:\n%s", a, b)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
+	for _, want := range []string{
+		"simctl list -j devices",
+		"xcodebuild test-without-building -xctestrun " + filepath.Join(dir, "FlowRunner.xctestrun") + " -destination id=FAKE-UDID-1",
+		"simctl get_app_container FAKE-UDID-1 com.example.shop",
+		"simctl uninstall FAKE-UDID-1 com.example.shop",
+		"simctl privacy FAKE-UDID-1 grant all com.example.shop",
+	} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("xcrun was not asked %q:\n%s", want, log)
+		}
+	}
+}
+
+// TestIOSSimulatorFailures: no Xcode, several booted simulators without a
+// UDID, a UDID that does not exist, and no built runner each end with a
+// coded error naming the device and a hint.
+func TestIOSSimulatorFailures(t *testing.T) {
+	env, _ := fakeMac(t)
+	noXcode := env
+	noXcode.LookPath = func(string) (string, error) { return "", os.ErrNotExist }
+	noRunner := env
+	noRunner.Getenv = func(string) string { return "" }
+	for name, tc := range map[string]struct {
+		env    Env
+		device string
+		code   int
+		want   string
+	}{
+		"no xcode":     {noXcode, "ios", 3, "needs Xcode"},
+		"unknown udid": {env, "ios:NOPE", 3, "no iOS simulator NOPE"},
+		"no runner":    {noRunner, "ios", 3, "no built iOS runner"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			e := tc.env
+			e.Stdout, e.Stderr = &out, &errb
+			code := run(context.Background(), e, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", tc.device})
+			all := out.String() + errb.String()
+			if code != tc.code || !strings.Contains(all, tc.want) || !strings.Contains(all, "hint:") {
+				t.Fatalf("want exit %d with %q and a hint, got %d\n%s", tc.code, tc.want, code, all)
+			}
+		})
+	}
+}

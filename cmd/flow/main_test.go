@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +14,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "xcrun" {
+		os.Exit(fakeXcrun(os.Args[1:]))
+	}
 	if os.Getenv(asCLIEnv) != "" {
 		main() // the test binary as the flow CLI, for tests that need separate processes
 	}

@@ -41,6 +41,8 @@ type Device struct {
 	cfg       Config
 	simulator bool
 	apps      []string // app ids launched, most recent first: the runner reads the first running one
+	// stop ends a runner flow started (nil for one attached by URL).
+	stop func(context.Context) error
 }
 
 var (
@@ -48,6 +50,7 @@ var (
 	_ exec.SettledReader = (*Device)(nil)
 	_ exec.Locator       = (*Device)(nil)
 	_ exec.MediaAdder    = (*Device)(nil)
+	_ exec.Closer        = (*Device)(nil)
 )
 
 // statusReply is the runner's status.
@@ -348,9 +351,17 @@ func (d *Device) AddMedia(ctx context.Context, files []string) error {
 	return d.cfg.Host.AddMedia(ctx, files)
 }
 
-// Close tells the runner nothing: a runner attached by URL belongs to
-// whoever started it.
-func (d *Device) Close(ctx context.Context) error { return nil }
+// Close stops a runner flow started (quit, then its process group); a
+// runner attached by URL belongs to whoever started it and is left alone.
+func (d *Device) Close(ctx context.Context) error {
+	if d.stop == nil {
+		return nil
+	}
+	_ = d.c.call(ctx, "quit", nil, 5*time.Second, nil)
+	stop := d.stop
+	d.stop = nil
+	return stop(ctx)
+}
 
 func (d *Device) noHost(command string) error {
 	return canonical.Errorf(canonical.CodeUnsupportedOperation, "%s needs the simulator's host (xcrun simctl on the Mac); flow reaches %s only through its runner", command, d.cfg.Name).

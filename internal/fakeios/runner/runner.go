@@ -38,6 +38,9 @@ type Options struct {
 	// DieAfter > 0: the runner stops answering (closes connections) from
 	// command number DieAfter+1 on, as a runner that crashed mid-flow.
 	DieAfter int
+	// OnQuit, when set, is called after the quit command is answered (a
+	// fake xcodebuild ends then, as the real test returns).
+	OnQuit func()
 }
 
 // Runner is the fake.
@@ -339,6 +342,12 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		}
 		return nil, fromErr(d.OpenLink(ctx, link, false))
 	case "quit":
+		if r.o.OnQuit != nil {
+			go func() {
+				time.Sleep(50 * time.Millisecond) // let the answer leave first
+				r.o.OnQuit()
+			}()
+		}
 		return nil, nil
 	}
 	return nil, &failure{"UNSUPPORTED_OPERATION", fmt.Sprintf("unknown command %q", command), ""}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/flow-runner/flow/internal/fakeios/runner"
+)
+
+// fakeXcrunDir names the folder where the fake xcrun keeps its log.
+const fakeXcrunDir = "FLOW_FAKE_XCRUN_DIR"
+
+// fakeXcrun is the test binary run as xcrun (through a symlink named
+// xcrun first on PATH): it logs each call and answers simctl and
+// xcodebuild as a Mac with one booted simulator would. Output shapes:
+// `simctl list -j devices` as Maestro's util/SimctlList.kt reads it;
+// test-without-building starts the fake runner on
+// TEST_RUNNER_FLOW_RUNNER_PORT and prints the runner's ready line
+// (ios-runner/PROTOCOL.md).
+func fakeXcrun(args []string) int {
+	dir := os.Getenv(fakeXcrunDir)
+	if f, err := os.OpenFile(filepath.Join(dir, "xcrun.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+		fmt.Fprintln(f, strings.Join(args, " "))
+		f.Close()
+	}
+	if len(args) == 0 {
+		return 64
+	}
+	switch {
+	case len(args) >= 3 && args[0] == "simctl" && args[1] == "list":
+		fmt.Println(`{"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-17-5": [
+  {"udid": "FAKE-UDID-1", "name": "iPhone 15", "state": "Booted", "isAvailable": true},
+  {"udid": "FAKE-UDID-2", "name": "iPhone SE (3rd generation)", "state": "Shutdown", "isAvailable": true}],
+ "com.apple.CoreSimulator.SimRuntime.iOS-16-0": [
+  {"udid": "FAKE-UDID-OLD", "name": "iPhone 8", "state": "Shutdown", "isAvailable": false}]}}`)
+		return 0
+	case args[0] == "simctl" && len(args) >= 2 && args[1] == "get_app_container":
+		app := filepath.Join(dir, "apps", args[len(args)-1]+".app")
+		os.MkdirAll(app, 0o755)
+		fmt.Println(app)
+		return 0
+	case args[0] == "simctl":
+		return 0 // boot, bootstatus, privacy, location, addmedia, install, uninstall
+	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "test-without-building":
+		port := os.Getenv("TEST_RUNNER_FLOW_RUNNER_PORT")
+		l, err := net.Listen("tcp", "127.0.0.1:"+port)
+		if err != nil {
+			fmt.Println("Testing failed:", err)
+			return 65
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		defer stop()
+		ctx, cancel := context.WithCancel(ctx)
+		r := runner.New(runner.Options{Simulator: true, OnQuit: cancel})
+		fmt.Println("Test Suite 'FlowRunnerUITests' started")
+		fmt.Println("FLOW_RUNNER_READY port=" + port)
+		r.Serve(ctx, l)
+		fmt.Println("** TEST EXECUTE SUCCEEDED **")
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, "xcrun: error: unable to find utility", args[0])
+	return 72
+}

@@ -1,0 +1,370 @@
+package ios
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec/procgroup"
+)
+
+// SimulatorConfig opens an iOS simulator on this Mac.
+type SimulatorConfig struct {
+	// UDID names the simulator; empty picks the one booted.
+	UDID string
+	// Xcrun is the xcrun program (PATH's when empty).
+	Xcrun string
+	// XCTestRun is the runner built by `xcodebuild build-for-testing`
+	// (its .xctestrun file).
+	XCTestRun string
+	// ReadyTimeout bounds the runner's start; 0 is 120 s (Maestro's bound
+	// for its XCTest driver).
+	ReadyTimeout time.Duration
+	// Env is the environment xcrun runs with; nil is this process's.
+	Env []string
+}
+
+// Simulator is one simulator as simctl lists it.
+type Simulator struct {
+	UDID    string `json:"udid"`
+	Name    string `json:"name"`
+	State   string `json:"state"`
+	Runtime string `json:"runtime"`
+}
+
+// simctl runs xcrun simctl.
+type simctl struct {
+	xcrun string
+	env   []string
+	udid  string
+}
+
+func (s simctl) run(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := osexec.CommandContext(ctx, s.xcrun, append([]string{"simctl"}, args...)...)
+	cmd.Env = s.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, canonical.Interrupted(ctx.Err())
+		}
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, canonical.Errorf(canonical.CodeCommandFailed, "`xcrun simctl %s` failed: %s", strings.Join(args, " "), clip([]byte(msg), 400)).
+			Wrap(err).With("device", s.udid).WithHint("run it yourself on the Mac to see why")
+	}
+	return out.Bytes(), nil
+}
+
+// ListSimulators is `xcrun simctl list -j devices`: every available
+// simulator, booted ones first (Maestro's util/SimctlList.kt shape:
+// {"devices": {RUNTIME: [{udid, name, state, isAvailable}]}}).
+func ListSimulators(ctx context.Context, xcrun string, env []string) ([]Simulator, error) {
+	out, err := simctl{xcrun: xcrun, env: env}.run(ctx, "list", "-j", "devices")
+	if err != nil {
+		return nil, err
+	}
+	var list struct {
+		Devices map[string][]struct {
+			Simulator
+			IsAvailable *bool `json:"isAvailable"`
+		} `json:"devices"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "`xcrun simctl list -j devices` printed no device list: %v", err).
+			WithHint("check Xcode's command line tools (xcode-select -p)")
+	}
+	var sims []Simulator
+	for runtime, ds := range list.Devices {
+		for _, d := range ds {
+			if d.IsAvailable != nil && !*d.IsAvailable {
+				continue
+			}
+			s := d.Simulator
+			s.Runtime = runtime
+			sims = append(sims, s)
+		}
+	}
+	sort.Slice(sims, func(i, j int) bool {
+		bi, bj := sims[i].State == "Booted", sims[j].State == "Booted"
+		if bi != bj {
+			return bi
+		}
+		return sims[i].UDID < sims[j].UDID
+	})
+	return sims, nil
+}
+
+// OpenSimulator picks (and boots) the simulator, starts the runner on it
+// with xcodebuild test-without-building, and attaches to it. simctl does
+// what the runner cannot: clearState, privacy, location, media.
+func OpenSimulator(ctx context.Context, cfg SimulatorConfig) (*Device, error) {
+	if cfg.Xcrun == "" {
+		cfg.Xcrun = "xcrun"
+	}
+	if cfg.ReadyTimeout == 0 {
+		cfg.ReadyTimeout = 120 * time.Second
+	}
+	if cfg.Env == nil {
+		cfg.Env = os.Environ()
+	}
+	sims, err := ListSimulators(ctx, cfg.Xcrun, cfg.Env)
+	if err != nil {
+		return nil, err
+	}
+	pick, err := pickSimulator(cfg.UDID, sims)
+	if err != nil {
+		return nil, err
+	}
+	sc := simctl{xcrun: cfg.Xcrun, env: cfg.Env, udid: pick.UDID}
+	if pick.State != "Booted" {
+		if _, err := sc.run(ctx, "boot", pick.UDID); err != nil {
+			return nil, err
+		}
+		if _, err := sc.run(ctx, "bootstatus", pick.UDID, "-b"); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.XCTestRun == "" {
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "simulator %s: flow has no built iOS runner to start", pick.UDID).
+			With("device", pick.UDID).
+			WithHint("build it on this Mac with xcodebuild build-for-testing (ios-runner/) and set FLOW_IOS_RUNNER_XCTESTRUN to its .xctestrun, or start it yourself and pass --ios-runner-url")
+	}
+	run, err := startRunner(ctx, cfg, pick.UDID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := Attach(ctx, Config{URL: run.url, Name: pick.UDID, Host: &simHost{sc: sc}})
+	if err != nil {
+		run.stop(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	d.stop = run.stop
+	return d, nil
+}
+
+func pickSimulator(udid string, sims []Simulator) (Simulator, error) {
+	if udid != "" {
+		for _, s := range sims {
+			if s.UDID == udid {
+				return s, nil
+			}
+		}
+		return Simulator{}, canonical.Errorf(canonical.CodeDeviceUnavailable, "no iOS simulator %s on this Mac", udid).With("device", udid).
+			WithHint("`xcrun simctl list devices` lists them; create one in Xcode's Devices window")
+	}
+	var booted []Simulator
+	for _, s := range sims {
+		if s.State == "Booted" {
+			booted = append(booted, s)
+		}
+	}
+	switch len(booted) {
+	case 1:
+		return booted[0], nil
+	case 0:
+		return Simulator{}, canonical.NewError(canonical.CodeDeviceUnavailable, "no iOS simulator is booted").
+			WithHint("boot one (xcrun simctl boot UDID, or open Simulator.app), or name one with --device ios:UDID")
+	}
+	var names []string
+	for _, s := range booted {
+		names = append(names, s.UDID+" ("+s.Name+")")
+	}
+	return Simulator{}, canonical.Errorf(canonical.CodeInvalidArgs, "--device ios matches %d booted simulators: %s", len(booted), strings.Join(names, ", ")).
+		WithHint("name one: --device ios:UDID")
+}
+
+// readyLine starts the runner's log line once it listens.
+const readyLine = "FLOW_RUNNER_READY port="
+
+// runnerProcess is a started xcodebuild.
+type runnerProcess struct {
+	url  string
+	stop func(ctx context.Context) error
+}
+
+// startRunner runs `xcrun xcodebuild test-without-building` with the
+// runner's port passed through TEST_RUNNER_FLOW_RUNNER_PORT (xcodebuild
+// hands TEST_RUNNER_-prefixed variables to the test without the prefix)
+// and waits for the ready line.
+func startRunner(ctx context.Context, cfg SimulatorConfig, udid string) (*runnerProcess, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "no free local port for the iOS runner: %v", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	derived := filepath.Join(os.TempDir(), fmt.Sprintf("flow-ios-runner-%d", port))
+	cmd := osexec.Command(cfg.Xcrun, "xcodebuild", "test-without-building", "-xctestrun", cfg.XCTestRun,
+		"-destination", "id="+udid, "-derivedDataPath", derived)
+	cmd.Env = append(append([]string{}, cfg.Env...), "TEST_RUNNER_FLOW_RUNNER_PORT="+strconv.Itoa(port))
+	procgroup.Own(cmd)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, canonical.Errorf(canonical.CodeInternal, "cannot read xcodebuild's output: %v", err)
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "cannot start xcodebuild: %v", err).Wrap(err).With("device", udid).
+			WithHint("install Xcode and its command line tools (xcode-select --install)")
+	}
+	exited := make(chan struct{})
+	var tail tailBuffer
+	ready := make(chan struct{})
+	var once sync.Once
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			tail.add(line)
+			if strings.Contains(line, readyLine) {
+				once.Do(func() { close(ready) })
+			}
+		}
+		cmd.Wait()
+		close(exited)
+	}()
+	stop := func(ctx context.Context) error {
+		select {
+		case <-exited:
+			return nil
+		default:
+		}
+		procgroup.Signal(cmd, false)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			procgroup.Signal(cmd, true)
+			<-exited
+		}
+		os.RemoveAll(derived)
+		return nil
+	}
+	timer := time.NewTimer(cfg.ReadyTimeout)
+	defer timer.Stop()
+	select {
+	case <-ready:
+		return &runnerProcess{url: "http://127.0.0.1:" + strconv.Itoa(port), stop: stop}, nil
+	case <-exited:
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "the iOS runner on %s stopped before it was ready: %s", udid, tail.String()).
+			With("device", udid).WithHint("see xcodebuild's output above; rebuild the runner for this Xcode (xcodebuild build-for-testing in ios-runner/)")
+	case <-timer.C:
+		stop(context.WithoutCancel(ctx))
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "the iOS runner on %s did not say it was ready within %v", udid, cfg.ReadyTimeout).
+			With("device", udid).WithHint("the simulator may still be booting or blocked by a dialog; look at it, then run again")
+	case <-ctx.Done():
+		stop(context.WithoutCancel(ctx))
+		return nil, canonical.Interrupted(ctx.Err()).With("device", udid)
+	}
+}
+
+// tailBuffer keeps the last lines of xcodebuild's output for errors.
+type tailBuffer struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (t *tailBuffer) add(l string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lines = append(t.lines, l)
+	if len(t.lines) > 8 {
+		t.lines = t.lines[len(t.lines)-8:]
+	}
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return clip([]byte(strings.Join(t.lines, " | ")), 400)
+}
+
+// simHost is simctl for one simulator.
+type simHost struct{ sc simctl }
+
+// ClearState is Maestro's on a simulator: the app's bundle is copied
+// out, the app uninstalled and the copy installed again.
+func (h *simHost) ClearState(ctx context.Context, appID string) error {
+	out, err := h.sc.run(ctx, "get_app_container", h.sc.udid, appID)
+	if err != nil {
+		return err
+	}
+	bundle := strings.TrimSpace(string(out))
+	tmp, err := os.MkdirTemp("", "flow-clearstate-")
+	if err != nil {
+		return canonical.Errorf(canonical.CodeInternal, "no temporary folder for clearState: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	copyPath := filepath.Join(tmp, filepath.Base(bundle))
+	if err := osexec.CommandContext(ctx, "cp", "-R", bundle, copyPath).Run(); err != nil {
+		return canonical.Errorf(canonical.CodeCommandFailed, "cannot copy %s's bundle for clearState: %v", appID, err).With("device", h.sc.udid)
+	}
+	if _, err := h.sc.run(ctx, "uninstall", h.sc.udid, appID); err != nil {
+		return err
+	}
+	_, err = h.sc.run(ctx, "install", h.sc.udid, copyPath)
+	return err
+}
+
+// privacyServices maps Maestro's iOS permission names to simctl privacy
+// services.
+var privacyServices = map[string]string{
+	"calendar": "calendar", "camera": "camera", "contacts": "contacts", "location": "location-always",
+	"medialibrary": "media-library", "microphone": "microphone", "motion": "motion", "photos": "photos",
+	"reminders": "reminders", "siri": "siri",
+}
+
+// SetPermissions grants (allow) or revokes (deny, unset: reset) through
+// simctl privacy; names simctl does not know are skipped, as without
+// applesimutils Maestro cannot set them either.
+func (h *simHost) SetPermissions(ctx context.Context, appID string, perms map[string]string) error {
+	keys := make([]string, 0, len(perms))
+	for k := range perms {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		service := privacyServices[k]
+		if k == "all" {
+			service = "all"
+		}
+		if service == "" {
+			continue
+		}
+		verb := map[string]string{"allow": "grant", "deny": "revoke"}[perms[k]]
+		if verb == "" {
+			verb = "reset"
+		}
+		if _, err := h.sc.run(ctx, "privacy", h.sc.udid, verb, service, appID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetLocation is simctl location set.
+func (h *simHost) SetLocation(ctx context.Context, lat, lon float64) error {
+	_, err := h.sc.run(ctx, "location", h.sc.udid, "set", strconv.FormatFloat(lat, 'f', -1, 64)+","+strconv.FormatFloat(lon, 'f', -1, 64))
+	return err
+}
+
+// AddMedia is simctl addmedia.
+func (h *simHost) AddMedia(ctx context.Context, files []string) error {
+	_, err := h.sc.run(ctx, append([]string{"addmedia", h.sc.udid}, files...)...)
+	return err
+}
