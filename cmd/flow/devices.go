@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec/ios"
 	"github.com/flow-runner/flow/exec/webdriver"
 )
 
@@ -77,6 +79,11 @@ func listDevices(ctx context.Context, env Env) deviceList {
 	if why != nil {
 		out.Unavailable = append(out.Unavailable, *why)
 	}
+	iosDevs, why := iosLines(ctx, env)
+	out.Devices = append(out.Devices, iosDevs...)
+	if why != nil {
+		out.Unavailable = append(out.Unavailable, *why)
+	}
 	out.Devices = append(out.Devices,
 		deviceLine{Name: "sim", Platform: "sim", Model: "flow's simulated device (the app model's platform)", State: "ready"},
 		deviceLine{Name: "sim:android", Platform: "sim", Model: "flow's simulated device, Android profile", State: "ready"},
@@ -117,6 +124,39 @@ func androidLines(ctx context.Context, env Env) ([]deviceLine, *absence) {
 	if len(out) == 0 {
 		return nil, &absence{Platform: "android", Reason: "adb at " + host.Addr() + " lists no devices",
 			Hint: "start an emulator (emulator -avd NAME) or connect a phone with USB debugging on"}
+	}
+	return out, nil
+}
+
+// iosLines lists the simulators of this Mac (xcrun simctl); why is set
+// where there is no Xcode. Real iPhones join with go-ios.
+func iosLines(ctx context.Context, env Env) ([]deviceLine, *absence) {
+	lookPath := env.LookPath
+	if lookPath == nil {
+		lookPath = func(string) (string, error) { return "", errNoLookPath }
+	}
+	xcrun, err := lookPath("xcrun")
+	if err != nil {
+		return nil, &absence{Platform: "ios", Reason: "xcrun is not on PATH (iOS simulators need a Mac with Xcode)",
+			Hint: "on Linux, attach to a runner on a Mac with flow test --ios-runner-url http://HOST:PORT"}
+	}
+	var environ []string
+	if env.Environ != nil {
+		environ = env.Environ()
+	}
+	sims, err := ios.ListSimulators(ctx, xcrun, environ)
+	if err != nil {
+		ce := canonical.Coded(err)
+		return nil, &absence{Platform: "ios", Reason: ce.Message, Hint: ce.Hint}
+	}
+	var out []deviceLine
+	for _, s := range sims {
+		l := deviceLine{Name: "ios:" + s.UDID, Platform: "ios", Model: s.Name + " (simulator)", State: "online", Serial: s.UDID}
+		if s.State != "Booted" {
+			l.State = strings.ToLower(s.State)
+			l.Hint = "flow boots it when a run names it: --device ios:" + s.UDID
+		}
+		out = append(out, l)
 	}
 	return out, nil
 }

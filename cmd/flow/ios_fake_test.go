@@ -243,3 +243,17 @@ func TestIOSSimulatorFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestDevicesListsSimulators: flow devices on a Mac lists its available
+// simulators (booted first), and says how to run a shut-down one.
+func TestDevicesListsSimulators(t *testing.T) {
+	env, _ := fakeMac(t)
+	if code := run(context.Background(), env, []string{"flow", "devices"}); code != 0 {
+		t.Fatalf("exit %d\n%s", code, env.Stderr)
+	}
+	out := env.Stdout.(*bytes.Buffer).String()
+	booted, off := strings.Index(out, "ios:FAKE-UDID-1"), strings.Index(out, "ios:FAKE-UDID-2")
+	if booted < 0 || off < booted || strings.Contains(out, "FAKE-UDID-OLD") || !strings.Contains(out, "--device ios:FAKE-UDID-2") {
+		t.Fatalf("want the booted simulator, then the shut-down one with a hint, and no unavailable one:\n%s", out)
+	}
+}
