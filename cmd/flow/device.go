@@ -119,6 +119,9 @@ func openShardDevices(ctx context.Context, o testOptions, clocks []exec.Clock, l
 	if isAndroidDevice(o.device) {
 		return openAndroid(ctx, o, clocks, logs)
 	}
+	if isIOSDevice(o.device) {
+		return openIOSShards(ctx, o, n)
+	}
 	devs := make([]exec.Device, n)
 	if o.device != "web" {
 		return devs, nil

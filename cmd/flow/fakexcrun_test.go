@@ -34,11 +34,15 @@ func fakeXcrun(args []string) int {
 	}
 	switch {
 	case len(args) >= 3 && args[0] == "simctl" && args[1] == "list":
-		fmt.Println(`{"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-17-5": [
+		second := "Shutdown"
+		if os.Getenv("FLOW_FAKE_XCRUN_BOOTED") == "2" {
+			second = "Booted"
+		}
+		fmt.Printf(`{"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-17-5": [
   {"udid": "FAKE-UDID-1", "name": "iPhone 15", "state": "Booted", "isAvailable": true},
-  {"udid": "FAKE-UDID-2", "name": "iPhone SE (3rd generation)", "state": "Shutdown", "isAvailable": true}],
+  {"udid": "FAKE-UDID-2", "name": "iPhone SE (3rd generation)", "state": "%s", "isAvailable": true}],
  "com.apple.CoreSimulator.SimRuntime.iOS-16-0": [
-  {"udid": "FAKE-UDID-OLD", "name": "iPhone 8", "state": "Shutdown", "isAvailable": false}]}}`)
+  {"udid": "FAKE-UDID-OLD", "name": "iPhone 8", "state": "Shutdown", "isAvailable": false}]}}`+"\n", second)
 		return 0
 	case args[0] == "simctl" && len(args) >= 2 && args[1] == "get_app_container":
 		app := filepath.Join(dir, "apps", args[len(args)-1]+".app")

@@ -2,12 +2,106 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/ios"
 )
+
+// openIOSShards opens one booted simulator per shard, each with its own
+// runner, in parallel (a runner takes seconds to start).
+func openIOSShards(ctx context.Context, o testOptions, n int) ([]exec.Device, error) {
+	if n <= 1 {
+		d, err := openIOS(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		return []exec.Device{d}, nil
+	}
+	if o.iosRunnerURL != "" || o.device != "ios" {
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s %d needs %d iOS devices; %s names one", o.shardFlag(), n, n, iosOne(o)).
+			WithHint(fmt.Sprintf("use --device ios %s %d to run on %d booted simulators", o.shardFlag(), n, n))
+	}
+	xcrun, err := findXcrun(o)
+	if err != nil {
+		return nil, err
+	}
+	sims, err := ios.ListSimulators(ctx, xcrun, environ(o.sys))
+	if err != nil {
+		return nil, err
+	}
+	var booted []string
+	for _, s := range sims {
+		if s.State == "Booted" {
+			booted = append(booted, s.UDID)
+		}
+	}
+	if len(booted) < n {
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "%s %d needs %d booted iOS simulators; %d are booted", o.shardFlag(), n, n, len(booted)).
+			WithHint(fmt.Sprintf("boot %d more (xcrun simctl boot UDID; flow devices lists them), or lower %s to %d", n-len(booted), o.shardFlag(), len(booted)))
+	}
+	devs := make([]exec.Device, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range devs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: getenvOf(o.sys)("FLOW_IOS_RUNNER_XCTESTRUN"), Env: environ(o.sys)})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			devs[i] = d
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			closeDevices(ctx, devs)
+			return nil, err
+		}
+	}
+	return devs, nil
+}
+
+func iosOne(o testOptions) string {
+	if o.iosRunnerURL != "" {
+		return "--ios-runner-url"
+	}
+	return "--device " + o.device
+}
+
+func getenvOf(env Env) func(string) string {
+	if env.Getenv == nil {
+		return func(string) string { return "" }
+	}
+	return env.Getenv
+}
+
+func environ(env Env) []string {
+	if env.Environ == nil {
+		return nil
+	}
+	return env.Environ()
+}
+
+// findXcrun is xcrun on PATH, or the error that says iOS needs Xcode.
+func findXcrun(o testOptions) (string, error) {
+	lookPath := o.sys.LookPath
+	if lookPath == nil {
+		lookPath = func(string) (string, error) { return "", errNoLookPath }
+	}
+	xcrun, err := lookPath("xcrun")
+	if err != nil {
+		return "", canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q needs Xcode: xcrun is not on PATH", o.device).
+			WithHint("run flow on a Mac with Xcode (xcode-select --install), or attach to a runner started elsewhere with --ios-runner-url http://HOST:PORT")
+	}
+	return xcrun, nil
+}
 
 func isIOSDevice(device string) bool {
 	return device == "ios" || strings.HasPrefix(device, "ios:")
@@ -29,22 +123,9 @@ func openIOS(ctx context.Context, o testOptions) (exec.Device, error) {
 		}
 		return ios.Attach(ctx, ios.Config{URL: o.iosRunnerURL, Name: name})
 	}
-	lookPath := o.sys.LookPath
-	if lookPath == nil {
-		lookPath = func(string) (string, error) { return "", errNoLookPath }
-	}
-	xcrun, err := lookPath("xcrun")
+	xcrun, err := findXcrun(o)
 	if err != nil {
-		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q needs Xcode: xcrun is not on PATH", o.device).
-			WithHint("run flow on a Mac with Xcode (xcode-select --install), or attach to a runner started elsewhere with --ios-runner-url http://HOST:PORT")
+		return nil, err
 	}
-	getenv := o.sys.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	var env []string
-	if o.sys.Environ != nil {
-		env = o.sys.Environ()
-	}
-	return ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: udid, Xcrun: xcrun, XCTestRun: getenv("FLOW_IOS_RUNNER_XCTESTRUN"), Env: env})
+	return ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: udid, Xcrun: xcrun, XCTestRun: getenvOf(o.sys)("FLOW_IOS_RUNNER_XCTESTRUN"), Env: environ(o.sys)})
 }

@@ -257,3 +257,38 @@ func TestDevicesListsSimulators(t *testing.T) {
 		t.Fatalf("want the booted simulator, then the shut-down one with a hint, and no unavailable one:\n%s", out)
 	}
 }
+
+// TestIOSShards: --shard-split 2 runs on two booted simulators, each with
+// its own runner; three shards on two booted simulators is exit 3 saying
+// how many are booted; a URL is one device.
+func TestIOSShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs flows on a wall clock")
+	}
+	env, dir := fakeMac(t)
+	environ := env.Environ
+	env.Environ = func() []string { return append(environ(), "FLOW_FAKE_XCRUN_BOOTED=2") }
+	flows := []string{"../../flows/demo/02-login.yaml", "../../flows/demo/03-browse.yaml", "../../flows/demo/04-product.yaml"}
+	call := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		e := env
+		e.Stdout, e.Stderr = &out, &errb
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		code := run(ctx, e, append(append([]string{"flow", "test"}, flows...), args...))
+		return code, out.String() + errb.String()
+	}
+	if code, out := call("--device", "ios", "--shard-split", "3"); code != 3 || !strings.Contains(out, "2 are booted") {
+		t.Fatalf("want exit 3 saying two are booted, got %d\n%s", code, out)
+	}
+	if code, out := call("--ios-runner-url", "http://127.0.0.1:1", "--shard-split", "2"); code != 2 {
+		t.Fatalf("a runner URL is one device: want exit 2, got %d\n%s", code, out)
+	}
+	if code, out := call("--device", "ios", "--shard-split", "2"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
+	if !strings.Contains(string(log), "-destination id=FAKE-UDID-1") || !strings.Contains(string(log), "-destination id=FAKE-UDID-2") {
+		t.Fatalf("each shard starts a runner on its own simulator:\n%s", log)
+	}
+}
