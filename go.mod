@@ -16,7 +16,26 @@ require (
 )
 
 require (
+	github.com/Masterminds/semver v1.5.0 // indirect
+	github.com/cenkalti/backoff v2.2.1+incompatible // indirect
+	github.com/google/uuid v1.1.2 // indirect
+	github.com/grandcat/zeroconf v1.0.0 // indirect
+	github.com/miekg/dns v1.1.57 // indirect
+	github.com/pierrec/lz4 v2.6.1+incompatible // indirect
+	go.mozilla.org/pkcs7 v0.9.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/exp v0.0.0-20230725093048-515e97ebf090 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/net v0.61.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+	howett.net/plist v1.0.1 // indirect
+	software.sslmate.com/src/go-pkcs12 v0.7.2 // indirect
+)
+
+require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/danielpaulus/go-ios v1.3.2
 	github.com/gkampitakis/ciinfo v0.3.4 // indirect
 	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
 	github.com/goccy/go-yaml v1.19.2 // indirect

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/flow-runner/flow/exec/ios"
 	"io"
 	"strings"
 
@@ -32,6 +33,9 @@ type Env struct {
 	// ANDROID_ADB_SERVER_PORT (tests give a fake to pin what flow does
 	// with each answer).
 	ADB func(ctx context.Context, env Env) (androidHost, error)
+	// IOSLink reaches real iPhones; nil is go-ios over usbmuxd (tests give
+	// a fake phone).
+	IOSLink ios.PhoneLink
 }
 
 // Exit codes of contracts §1.

@@ -128,35 +128,39 @@ func androidLines(ctx context.Context, env Env) ([]deviceLine, *absence) {
 	return out, nil
 }
 
-// iosLines lists the simulators of this Mac (xcrun simctl); why is set
-// where there is no Xcode. Real iPhones join with go-ios.
+// iosLines lists the simulators of this Mac (xcrun simctl) and the
+// connected iPhones (usbmuxd); why is set when neither can be asked.
 func iosLines(ctx context.Context, env Env) ([]deviceLine, *absence) {
+	var out []deviceLine
+	var reasons []string
 	lookPath := env.LookPath
 	if lookPath == nil {
 		lookPath = func(string) (string, error) { return "", errNoLookPath }
 	}
-	xcrun, err := lookPath("xcrun")
-	if err != nil {
-		return nil, &absence{Platform: "ios", Reason: "xcrun is not on PATH (iOS simulators need a Mac with Xcode)",
-			Hint: "on Linux, attach to a runner on a Mac with flow test --ios-runner-url http://HOST:PORT"}
-	}
-	var environ []string
-	if env.Environ != nil {
-		environ = env.Environ()
-	}
-	sims, err := ios.ListSimulators(ctx, xcrun, environ)
-	if err != nil {
-		ce := canonical.Coded(err)
-		return nil, &absence{Platform: "ios", Reason: ce.Message, Hint: ce.Hint}
-	}
-	var out []deviceLine
-	for _, s := range sims {
-		l := deviceLine{Name: "ios:" + s.UDID, Platform: "ios", Model: s.Name + " (simulator)", State: "online", Serial: s.UDID}
-		if s.State != "Booted" {
-			l.State = strings.ToLower(s.State)
-			l.Hint = "flow boots it when a run names it: --device ios:" + s.UDID
+	if xcrun, err := lookPath("xcrun"); err != nil {
+		reasons = append(reasons, "xcrun is not on PATH (simulators need a Mac with Xcode)")
+	} else if sims, err := ios.ListSimulators(ctx, xcrun, environ(env)); err != nil {
+		reasons = append(reasons, canonical.Coded(err).Message)
+	} else {
+		for _, s := range sims {
+			l := deviceLine{Name: "ios:" + s.UDID, Platform: "ios", Model: s.Name + " (simulator)", State: "online", Serial: s.UDID}
+			if s.State != "Booted" {
+				l.State = strings.ToLower(s.State)
+				l.Hint = "flow boots it when a run names it: --device ios:" + s.UDID
+			}
+			out = append(out, l)
 		}
-		out = append(out, l)
+	}
+	if phones, err := iosLink(env).List(ctx); err != nil {
+		reasons = append(reasons, canonical.Coded(err).Message)
+	} else {
+		for _, p := range phones {
+			out = append(out, deviceLine{Name: "ios:" + p.UDID, Platform: "ios", Model: p.Name, APILevel: p.Version, State: "online", Serial: p.UDID})
+		}
+	}
+	if len(out) == 0 && len(reasons) > 0 {
+		return nil, &absence{Platform: "ios", Reason: strings.Join(reasons, "; "),
+			Hint: "on a Mac, boot a simulator; elsewhere connect an iPhone (usbmuxd), or attach to a runner with flow test --ios-runner-url http://HOST:PORT"}
 	}
 	return out, nil
 }

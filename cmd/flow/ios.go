@@ -123,9 +123,77 @@ func openIOS(ctx context.Context, o testOptions) (exec.Device, error) {
 		}
 		return ios.Attach(ctx, ios.Config{URL: o.iosRunnerURL, Name: name})
 	}
-	xcrun, err := findXcrun(o)
-	if err != nil {
-		return nil, err
+	return openIOSDevice(ctx, o, udid)
+}
+
+// iosLink is the environment's link to real iPhones.
+func iosLink(env Env) ios.PhoneLink {
+	if env.IOSLink != nil {
+		return env.IOSLink
 	}
-	return ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: udid, Xcrun: xcrun, XCTestRun: getenvOf(o.sys)("FLOW_IOS_RUNNER_XCTESTRUN"), Env: environ(o.sys)})
+	return ios.GoIOS{}
+}
+
+// openIOSDevice opens the simulator or iPhone udid names, or, without
+// one, the one booted simulator or connected iPhone there is. Simulators
+// are asked first (a Mac with Xcode); iPhones come from usbmuxd.
+func openIOSDevice(ctx context.Context, o testOptions, udid string) (exec.Device, error) {
+	xcrun, xerr := findXcrun(o)
+	var sims []ios.Simulator
+	if xerr == nil {
+		var err error
+		if sims, err = ios.ListSimulators(ctx, xcrun, environ(o.sys)); err != nil {
+			return nil, err
+		}
+	}
+	phones, perr := iosLink(o.sys).List(ctx)
+	simCfg := func(u string) ios.SimulatorConfig {
+		return ios.SimulatorConfig{UDID: u, Xcrun: xcrun, XCTestRun: getenvOf(o.sys)("FLOW_IOS_RUNNER_XCTESTRUN"), Env: environ(o.sys)}
+	}
+	if udid != "" {
+		for _, s := range sims {
+			if s.UDID == udid {
+				return ios.OpenSimulator(ctx, simCfg(udid))
+			}
+		}
+		if perr != nil && xerr != nil {
+			return nil, xerr
+		}
+		for _, p := range phones {
+			if p.UDID == udid {
+				return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: udid, Link: iosLink(o.sys)})
+			}
+		}
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "no iOS device %s: not a simulator of this Mac, nor a connected iPhone", udid).
+			With("device", udid).WithHint("flow devices lists the simulators and iPhones flow sees; connect and trust an iPhone, or create the simulator in Xcode")
+	}
+	var booted []ios.Simulator
+	for _, s := range sims {
+		if s.State == "Booted" {
+			booted = append(booted, s)
+		}
+	}
+	switch {
+	case len(booted)+len(phones) > 1:
+		var names []string
+		for _, s := range booted {
+			names = append(names, s.UDID+" ("+s.Name+", simulator)")
+		}
+		for _, p := range phones {
+			names = append(names, p.UDID+" ("+p.Name+")")
+		}
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device ios matches %d devices: %s", len(names), strings.Join(names, ", ")).
+			WithHint("name one: --device ios:UDID (flow devices lists them)")
+	case len(booted) == 1:
+		return ios.OpenSimulator(ctx, simCfg(booted[0].UDID))
+	case len(phones) == 1:
+		return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: phones[0].UDID, Link: iosLink(o.sys)})
+	case xerr != nil && perr != nil:
+		return nil, canonical.NewError(canonical.CodeDeviceUnavailable, "no iOS device: no Xcode for simulators, and no iPhone could be listed").
+			WithHint("on a Mac, boot a simulator; elsewhere connect an iPhone (usbmuxd), or attach to a runner with --ios-runner-url http://HOST:PORT")
+	case xerr != nil:
+		return nil, canonical.NewError(canonical.CodeDeviceUnavailable, "no iPhone is connected, and there is no Xcode for simulators").
+			WithHint("connect an iPhone by USB and trust this computer, or attach to a runner with --ios-runner-url http://HOST:PORT")
+	}
+	return ios.OpenSimulator(ctx, simCfg("")) // says that none is booted
 }

@@ -7,7 +7,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -167,7 +169,8 @@ func fakeMac(t *testing.T) (Env, string) {
 	var out, errb bytes.Buffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
 		Environ:  func() []string { return append(os.Environ(), fakeXcrunDir+"="+dir) },
-		LookPath: func(name string) (string, error) { return filepath.Join(dir, name), nil }}
+		LookPath: func(name string) (string, error) { return filepath.Join(dir, name), nil },
+		IOSLink:  &fakePhones{}}
 	return env, dir
 }
 
@@ -227,8 +230,8 @@ func TestIOSSimulatorFailures(t *testing.T) {
 		code   int
 		want   string
 	}{
-		"no xcode":     {noXcode, "ios", 3, "needs Xcode"},
-		"unknown udid": {env, "ios:NOPE", 3, "no iOS simulator NOPE"},
+		"no xcode":     {noXcode, "ios", 3, "no Xcode"},
+		"unknown udid": {env, "ios:NOPE", 3, "no iOS device NOPE"},
 		"no runner":    {noRunner, "ios", 3, "no built iOS runner"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -290,5 +293,66 @@ func TestIOSShards(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
 	if !strings.Contains(string(log), "-destination id=FAKE-UDID-1") || !strings.Contains(string(log), "-destination id=FAKE-UDID-2") {
 		t.Fatalf("each shard starts a runner on its own simulator:\n%s", log)
+	}
+}
+
+// fakePhones is a USB link to fake iPhones: each runner is the fake
+// runner reporting a real device, reachable once forwarded.
+type fakePhones struct {
+	phones []ios.Phone
+	mu     sync.Mutex
+	runner *runner.Runner
+}
+
+func (f *fakePhones) List(context.Context) ([]ios.Phone, error) { return f.phones, nil }
+
+func (f *fakePhones) StartRunner(ctx context.Context, udid string, port int) (<-chan error, error) {
+	return make(chan error), nil
+}
+
+func (f *fakePhones) Forward(ctx context.Context, udid string, local, port int) (func() error, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(local))
+	if err != nil {
+		return nil, err
+	}
+	r := runner.New(runner.Options{Simulator: false})
+	f.mu.Lock()
+	f.runner = r
+	f.mu.Unlock()
+	sctx, cancel := context.WithCancel(context.Background())
+	go r.Serve(sctx, l)
+	return func() error { cancel(); return nil }, nil
+}
+
+// TestIOSIPhone: --device ios:UDID of a connected iPhone starts the runner
+// through the USB link, runs a flow, and refuses a pinch with nothing sent.
+func TestIOSIPhone(t *testing.T) {
+	env, dir := fakeMac(t)
+	link := &fakePhones{phones: []ios.Phone{{UDID: "00008110-PHONE", Name: "Ada's iPhone", Version: "16.7"}}}
+	env.IOSLink = link
+	var out, errb bytes.Buffer
+	env.Stdout, env.Stderr = &out, &errb
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if code := run(ctx, env, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "ios:00008110-PHONE"}); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	script := filepath.Join(dir, "pinch.ad")
+	os.WriteFile(script, []byte("context platform=ios\nopen com.example.shop --relaunch\ngesture pinch 0.5\n"), 0o644)
+	out.Reset()
+	code := run(ctx, env, []string{"flow", "test", script, "--device", "ios:00008110-PHONE"})
+	if code == 0 || !strings.Contains(out.String(), "UNSUPPORTED_OPERATION") {
+		t.Fatalf("a pinch on an iPhone must be refused: exit %d\n%s", code, out.String())
+	}
+	link.mu.Lock()
+	n := len(link.runner.Gestures())
+	link.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d gesture requests reached the iPhone", n)
+	}
+	// With a booted simulator and a phone, --device ios must be told which.
+	out.Reset()
+	if code := run(ctx, env, []string{"flow", "test", script, "--device", "ios"}); code != 2 || !strings.Contains(out.String()+errb.String(), "00008110-PHONE") {
+		t.Fatalf("a simulator and an iPhone without a UDID: want exit 2 listing both, got %d\n%s", code, out.String()+errb.String())
 	}
 }
