@@ -49,8 +49,16 @@ func fakeXcrun(args []string) int {
 		os.MkdirAll(app, 0o755)
 		fmt.Println(app)
 		return 0
+	case args[0] == "simctl" && len(args) >= 4 && args[1] == "io" && args[3] == "recordVideo":
+		// Records until SIGINT, then writes the file, as simctl does.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		fmt.Fprintln(os.Stderr, "Recording started")
+		<-ctx.Done()
+		os.WriteFile(args[len(args)-1], []byte("fake mp4"), 0o644)
+		return 0
 	case args[0] == "simctl":
-		return 0 // boot, bootstatus, privacy, location, addmedia, install, uninstall
+		return 0 // boot, bootstatus, privacy, location, addmedia, install, uninstall, keychain
 	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "test-without-building":
 		port := os.Getenv("TEST_RUNNER_FLOW_RUNNER_PORT")
 		l, err := net.Listen("tcp", "127.0.0.1:"+port)

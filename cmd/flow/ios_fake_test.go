@@ -356,3 +356,28 @@ func TestIOSIPhone(t *testing.T) {
 		t.Fatalf("a simulator and an iPhone without a UDID: want exit 2 listing both, got %d\n%s", code, out.String()+errb.String())
 	}
 }
+
+// TestIOSSimulatorKeychainAndRecording: clearKeychain and a screen
+// recording on a simulator go through simctl; the video lands at the
+// flow's path.
+func TestIOSSimulatorKeychainAndRecording(t *testing.T) {
+	env, dir := fakeMac(t)
+	flow := filepath.Join(dir, "rec.yaml")
+	os.WriteFile(flow, []byte("appId: com.example.shop\n---\n- launchApp:\n    clearKeychain: true\n- startRecording: "+filepath.Join(dir, "clip")+"\n- assertVisible: Shop\n- stopRecording\n"), 0o644)
+	var out, errb bytes.Buffer
+	env.Stdout, env.Stderr = &out, &errb
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if code := run(ctx, env, []string{"flow", "test", flow, "--device", "ios"}); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
+	for _, want := range []string{"simctl keychain FAKE-UDID-1 reset", "simctl io FAKE-UDID-1 recordVideo --force " + filepath.Join(dir, "clip.mp4")} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("xcrun was not asked %q:\n%s", want, log)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "clip.mp4")); err != nil || string(b) != "fake mp4" {
+		t.Fatalf("the recording was not finished at its path: %v", err)
+	}
+}

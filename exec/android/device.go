@@ -313,10 +313,8 @@ func (d *Device) LaunchApp(ctx context.Context, o exec.LaunchOptions) error {
 			return err
 		}
 	}
-	if o.ClearKeychain {
-		return canonical.NewError(canonical.CodeUnsupportedOperation, "clearKeychain is iOS only; Android has no keychain to clear").
-			With("serial", d.serial).WithHint("remove clearKeychain for Android, or guard it with `when: {platform: iOS}`")
-	}
+	// clearKeychain is iOS's; Maestro's Android driver does nothing for
+	// it, so a flow written for both platforms runs here too.
 	perms := o.Permissions
 	if perms == nil {
 		perms = map[string]string{"all": "allow"}

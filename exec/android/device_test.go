@@ -247,7 +247,8 @@ func TestOpenInstallsStartsAndCloses(t *testing.T) {
 	if err != nil || len(root.Children) == 0 {
 		t.Fatalf("hierarchy: %+v %v", root, err)
 	}
-	if err := d.LaunchApp(ctx, exec.LaunchOptions{AppID: "com.example.shop", StopApp: true}); err != nil {
+	// clearKeychain is iOS's: Maestro's Android driver ignores it, and so do we.
+	if err := d.LaunchApp(ctx, exec.LaunchOptions{AppID: "com.example.shop", StopApp: true, ClearKeychain: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Close(ctx); err != nil {

@@ -46,11 +46,13 @@ type Device struct {
 }
 
 var (
-	_ exec.Device        = (*Device)(nil)
-	_ exec.SettledReader = (*Device)(nil)
-	_ exec.Locator       = (*Device)(nil)
-	_ exec.MediaAdder    = (*Device)(nil)
-	_ exec.Closer        = (*Device)(nil)
+	_ exec.Device          = (*Device)(nil)
+	_ exec.SettledReader   = (*Device)(nil)
+	_ exec.Locator         = (*Device)(nil)
+	_ exec.MediaAdder      = (*Device)(nil)
+	_ exec.Closer          = (*Device)(nil)
+	_ exec.KeychainClearer = (*Device)(nil)
+	_ exec.Recorder        = (*Device)(nil)
 )
 
 // statusReply is the runner's status.
@@ -272,9 +274,8 @@ func (d *Device) LaunchApp(ctx context.Context, o exec.LaunchOptions) error {
 			return err
 		}
 	}
-	if o.ClearKeychain {
-		return d.noHost("clearKeychain")
-	}
+	// clearKeychain was done by the runtime through ClearKeychain (this
+	// device is a KeychainClearer) before it asked for the launch.
 	if d.cfg.Host != nil {
 		perms := o.Permissions
 		if perms == nil {
@@ -323,6 +324,41 @@ func (d *Device) ClearState(ctx context.Context, appID string) error {
 		return d.noHost("clearState")
 	}
 	return d.cfg.Host.ClearState(ctx, appID)
+}
+
+// ClearKeychain resets the simulator's keychain (simctl keychain reset);
+// an iPhone's cannot be cleared from outside.
+func (d *Device) ClearKeychain(ctx context.Context) error {
+	k, ok := d.cfg.Host.(interface {
+		ClearKeychain(ctx context.Context) error
+	})
+	if !ok {
+		return d.noHost("clearKeychain")
+	}
+	return k.ClearKeychain(ctx)
+}
+
+// StartRecording records the simulator's screen (simctl io recordVideo).
+func (d *Device) StartRecording(ctx context.Context, path string) error {
+	r, ok := d.cfg.Host.(recorder)
+	if !ok {
+		return d.noHost("startRecording")
+	}
+	return r.StartRecording(ctx, path)
+}
+
+// StopRecording ends the recording and leaves the video at its path.
+func (d *Device) StopRecording(ctx context.Context) error {
+	r, ok := d.cfg.Host.(recorder)
+	if !ok {
+		return d.noHost("stopRecording")
+	}
+	return r.StopRecording(ctx)
+}
+
+type recorder interface {
+	StartRecording(ctx context.Context, path string) error
+	StopRecording(ctx context.Context) error
 }
 
 // OpenLink opens a URL on the device.

@@ -295,7 +295,89 @@ func (t *tailBuffer) String() string {
 }
 
 // simHost is simctl for one simulator.
-type simHost struct{ sc simctl }
+type simHost struct {
+	sc        simctl
+	recording *osexec.Cmd
+}
+
+// ClearKeychain is simctl keychain reset.
+func (h *simHost) ClearKeychain(ctx context.Context) error {
+	_, err := h.sc.run(ctx, "keychain", h.sc.udid, "reset")
+	return err
+}
+
+// StartRecording runs simctl io recordVideo until StopRecording sends it
+// SIGINT, which makes it finish the file.
+func (h *simHost) StartRecording(ctx context.Context, path string) error {
+	if h.recording != nil {
+		return canonical.NewError(canonical.CodeCommandFailed, "a screen recording is already running").With("device", h.sc.udid).
+			WithHint("stop it with stopRecording first")
+	}
+	cmd := osexec.Command(h.sc.xcrun, "simctl", "io", h.sc.udid, "recordVideo", "--force", path)
+	cmd.Env = h.sc.env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return canonical.Errorf(canonical.CodeInternal, "cannot read simctl's output: %v", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return canonical.Errorf(canonical.CodeCommandFailed, "cannot start simctl io recordVideo: %v", err).With("device", h.sc.udid)
+	}
+	// simctl says "Recording started" once frames are being written; an
+	// interrupt before that leaves no video at all.
+	started := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		ok := false
+		for sc.Scan() {
+			if !ok && strings.Contains(sc.Text(), "Recording started") {
+				ok = true
+				started <- true
+			}
+		}
+		if !ok {
+			started <- false
+		}
+	}()
+	select {
+	case ok := <-started:
+		if !ok {
+			cmd.Wait()
+			return canonical.Errorf(canonical.CodeCommandFailed, "simctl io recordVideo ended before it started recording").With("device", h.sc.udid).
+				WithHint("run `xcrun simctl io " + h.sc.udid + " recordVideo x.mp4` yourself to see why")
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		cmd.Wait()
+		return canonical.Errorf(canonical.CodeCommandFailed, "simctl io recordVideo did not start recording within 10 s").With("device", h.sc.udid)
+	case <-ctx.Done():
+		cmd.Process.Kill()
+		cmd.Wait()
+		return canonical.Interrupted(ctx.Err())
+	}
+	h.recording = cmd
+	return nil
+}
+
+// StopRecording interrupts the recorder and waits (at most 10 s) for it
+// to write the video.
+func (h *simHost) StopRecording(ctx context.Context) error {
+	cmd := h.recording
+	if cmd == nil {
+		return canonical.NewError(canonical.CodeCommandFailed, "no screen recording is running").With("device", h.sc.udid).
+			WithHint("start one with startRecording")
+	}
+	h.recording = nil
+	_ = cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		return nil
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		return canonical.Errorf(canonical.CodeCommandFailed, "simctl io recordVideo did not finish within 10 s").With("device", h.sc.udid)
+	}
+}
 
 // ClearState is Maestro's on a simulator: the app's bundle is copied
 // out, the app uninstalled and the copy installed again.
