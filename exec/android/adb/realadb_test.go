@@ -3,7 +3,6 @@ package adb
 import (
 	"context"
 	"net"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -11,21 +10,8 @@ import (
 	"time"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/internal/fakeandroid/adbtest"
 )
-
-// requireADB finds the adb binary, or skips (fails under FLOW_REQUIRE_ADB=1,
-// which .ci/run sets).
-func requireADB(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("adb")
-	if err != nil {
-		if os.Getenv("FLOW_REQUIRE_ADB") == "1" {
-			t.Fatal("adb is not on PATH and FLOW_REQUIRE_ADB=1: install it (Debian: apt-get install adb)")
-		}
-		t.Skip("adb is not on PATH: the real-server tests need it (Debian: apt-get install adb); FLOW_REQUIRE_ADB=1 makes this a failure")
-	}
-	return bin
-}
 
 func freePort(t *testing.T) int {
 	t.Helper()
@@ -41,7 +27,7 @@ func freePort(t *testing.T) int {
 // EnsureServer on a port of its own with a HOME of its own (adb keeps its
 // key in $HOME/.android), never the user's server.
 func TestRealServer(t *testing.T) {
-	bin := requireADB(t)
+	bin := adbtest.RequireADB(t)
 	t.Setenv("HOME", t.TempDir())
 	port := strconv.Itoa(freePort(t))
 	t.Cleanup(func() { exec.Command(bin, "-P", port, "kill-server").Run() })

@@ -75,6 +75,15 @@ func RequireADB(t testing.TB) string {
 func Start(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
 	t.Helper()
 	RequireADB(t)
+	addr, fs := serve(t, h, o)
+	d := Connect(t, addr)
+	d.FS = fs
+	return d
+}
+
+// serve runs a fake device on a free local port until the test ends.
+func serve(t testing.TB, h adbd.Handler, o adbd.Options) (string, *adbd.MemFS) {
+	t.Helper()
 	if o.FS == nil {
 		o.FS = adbd.NewMemFS()
 	}
@@ -92,9 +101,7 @@ func Start(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
 		cancel()
 		<-served
 	})
-	d := Connect(t, l.Addr().String())
-	d.FS = o.FS
-	return d
+	return l.Addr().String(), o.FS
 }
 
 // Connect starts an adb server of the test's own and connects it to a
@@ -112,77 +119,55 @@ func Connect(t testing.TB, addr string) *Device {
 		ADB:        bin,
 		Env:        append(os.Environ(), "HOME="+t.TempDir(), "ANDROID_ADB_SERVER_PORT="+strconv.Itoa(port)),
 	}
-	adb := func(args ...string) (string, error) {
-		cctx, ccancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer ccancel()
-		cmd := exec.CommandContext(cctx, bin, append([]string{"-P", strconv.Itoa(port)}, args...)...)
-		cmd.Env = d.Env
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
-	t.Cleanup(func() {
-		adb("disconnect", d.Serial)
-		adb("kill-server")
-	})
-	if out, err := adb("start-server"); err != nil {
+	t.Cleanup(func() { d.adb("kill-server") })
+	if out, err := d.adb("start-server"); err != nil {
 		t.Fatalf("adb start-server on port %d: %v\n%s", port, err, out)
 	}
-	if out, err := adb("connect", d.Serial); err != nil || !strings.Contains(out, "connected to") {
-		t.Fatalf("adb connect %s: %v\n%s", d.Serial, err, out)
-	}
-	// adb connect returns before the handshake ends: wait for the state.
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		out, _ := adb("-s", d.Serial, "get-state")
-		if strings.TrimSpace(out) == "device" {
-			return d
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the device %s never became \"device\" (last: %q)", d.Serial, out)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	d.attach(t, addr)
+	return d
 }
 
 // Add serves h as one more device on the same adb server as d (for
 // tests of runs over several devices) and waits until it is "device".
 func (d *Device) Add(t testing.TB, h adbd.Handler, o adbd.Options) *Device {
 	t.Helper()
-	if o.FS == nil {
-		o.FS = adbd.NewMemFS()
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		adbd.Serve(ctx, l, h, o)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-served
-	})
+	addr, fs := serve(t, h, o)
 	other := *d
-	other.Serial, other.FS = l.Addr().String(), o.FS
-	run := func(args ...string) string {
-		out, _ := exec.Command(d.ADB, append([]string{"-P", strconv.Itoa(d.ServerPort)}, args...)...).CombinedOutput()
-		return string(out)
+	other.Serial, other.FS = addr, fs
+	d.attach(t, addr)
+	return &other
+}
+
+// adb runs `adb -P PORT args...` against the test's server.
+func (d *Device) adb(args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, d.ADB, append([]string{"-P", strconv.Itoa(d.ServerPort)}, args...)...)
+	cmd.Env = d.Env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// attach connects the server to the device at addr and waits until it is
+// "device" (adb connect returns before the handshake ends); the device is
+// disconnected at the test's cleanup.
+func (d *Device) attach(t testing.TB, addr string) {
+	t.Helper()
+	if out, err := d.adb("connect", addr); err != nil || !strings.Contains(out, "connected to") {
+		t.Fatalf("adb connect %s: %v\n%s", addr, err, out)
 	}
-	if out := run("connect", other.Serial); !strings.Contains(out, "connected to") {
-		t.Fatalf("adb connect %s: %s", other.Serial, out)
-	}
-	t.Cleanup(func() { run("disconnect", other.Serial) })
+	t.Cleanup(func() { d.adb("disconnect", addr) })
 	deadline := time.Now().Add(15 * time.Second)
-	for strings.TrimSpace(run("-s", other.Serial, "get-state")) != "device" {
+	for {
+		out, _ := d.adb("-s", addr, "get-state")
+		if strings.TrimSpace(out) == "device" {
+			return
+		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the device %s never became \"device\"", other.Serial)
+			t.Fatalf("the device %s never became \"device\" (last: %q)", addr, out)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return &other
 }
 
 func freePort(t testing.TB) int {
