@@ -436,13 +436,17 @@ func validTwo() planner.Plan {
 		Pointers: []planner.Pointer{{PointerID: 0, Samples: p0}, {PointerID: 1, Samples: p1}}}
 }
 
-func TestValidationRejectsMalformedPlans(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		plan   func() planner.Plan
-		mutate func(p *planner.Plan)
-		want   string
-	}{
+// malformedCase breaks one runner rule of an otherwise valid plan.
+type malformedCase struct {
+	name   string
+	plan   func() planner.Plan
+	mutate func(p *planner.Plan)
+	want   string
+}
+
+// malformedPlans breaks each of the runner's rules once, in its order.
+func malformedPlans() []malformedCase {
+	return []malformedCase{
 		{"unknown_topology", validTwo, func(p *planner.Plan) { p.Topology = "three" }, "planned gesture topology must be single or two"},
 		{"pinch_with_one_contact", validSingle, func(p *planner.Plan) { p.Intent = canonical.IntentPinch },
 			"planned gesture has unsupported intent for its topology"},
@@ -495,7 +499,11 @@ func TestValidationRejectsMalformedPlans(t *testing.T) {
 			"planned pointer paths must start at 0 and end at durationMs"},
 		{"contacts_start_together", validTwo, func(p *planner.Plan) { p.Pointers[1].Samples[0].Point = p.Pointers[0].Samples[0].Point },
 			"planned pointer paths require a positive initial span"},
-	} {
+	}
+}
+
+func TestValidationRejectsMalformedPlans(t *testing.T) {
+	for _, c := range malformedPlans() {
 		t.Run(c.name, func(t *testing.T) {
 			plan := c.plan()
 			if _, err := ios.LowerRequest(plan, bundleID); err != nil {
