@@ -1,0 +1,41 @@
+import XCTest
+
+/// The runner: one UI test that never ends on its own. It serves
+/// flow-runner-v1 (ios-runner/PROTOCOL.md) on FLOW_RUNNER_PORT until flow
+/// sends `quit`. xcodebuild passes TEST_RUNNER_FLOW_RUNNER_PORT to the test
+/// as FLOW_RUNNER_PORT; go-ios sets it directly.
+final class FlowRunnerTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        // A command that fails an XCTest assertion inside XCUITest (a launch
+        // of an app that is not installed) must not end the session.
+        continueAfterFailure = true
+    }
+
+    func testServe() throws {
+        Quiescence.disable()
+        let env = ProcessInfo.processInfo.environment
+        let port = UInt16(env["FLOW_RUNNER_PORT"] ?? "") ?? 22087
+        let commands = Commands()
+        let server = try Server(port: port, handle: commands.handle)
+        let stopped = expectation(description: "quit")
+        // A listener failure after quit must not fulfil it twice.
+        stopped.assertForOverFulfill = false
+        var failure: String?
+        server.onReady = {
+            // flow waits for this exact line (PROTOCOL.md "Start and stop").
+            NSLog("%@", "FLOW_RUNNER_READY port=\(port)")
+        }
+        server.onStop = { reason in
+            failure = reason
+            stopped.fulfill()
+        }
+        server.start()
+        // The longest a session may last; flow ends it with quit.
+        wait(for: [stopped], timeout: 7 * 24 * 3600)
+        server.stop()
+        if let failure = failure {
+            XCTFail(failure)
+        }
+    }
+}
