@@ -100,6 +100,7 @@ func newApp(env Env) *cli.App {
 			simCommand(env),
 			devicesCommand(env),
 			androidCommand(env),
+			iosCommand(env),
 			convertCommand(env),
 			versionCommand(env),
 		},

@@ -26,6 +26,15 @@ func hoistArgs(app *cli.App, args []string) []string {
 		idx = i
 		break
 	}
+	// Descend into subcommands (flow ios runner build --iphone): the
+	// flags belong to the innermost one named.
+	for cmd != nil && idx+1 < len(args) {
+		sub := subcommand(cmd, args[idx+1])
+		if sub == nil {
+			break
+		}
+		cmd, idx = sub, idx+1
+	}
 	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
@@ -71,6 +80,15 @@ func hoistArgs(app *cli.App, args []string) []string {
 	out = append(out, "--")
 	out = append(out, pos...)
 	return append(out, tail...)
+}
+
+func subcommand(cmd *cli.Command, name string) *cli.Command {
+	for _, c := range cmd.Subcommands {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
 }
 
 func flagName(a string) (string, bool) {

@@ -195,7 +195,7 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		return err
 	}
 	line := actionLine(command, rest)
-	flow, script, err := loadAdSource("<command line>", []byte(line+"\n"), o.env, environOf(env), strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":"))
+	flow, script, err := loadAdSource("<command line>", []byte(line+"\n"), o.env, environ(env), strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":"))
 	if err != nil {
 		// The command line is not a file: drop the script position.
 		if ce, ok := canonical.AsError(err); ok {
@@ -271,13 +271,6 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 		return res.Error
 	}
 	return nil
-}
-
-func environOf(env Env) []string {
-	if env.Environ == nil {
-		return nil
-	}
-	return env.Environ()
 }
 
 // writeCommandJSON prints agent-device's response shape (§9) for gestures:

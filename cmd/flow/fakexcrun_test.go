@@ -59,6 +59,8 @@ func fakeXcrun(args []string) int {
 		return 0
 	case args[0] == "simctl":
 		return 0 // boot, bootstatus, privacy, location, addmedia, install, uninstall, keychain
+	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "build-for-testing":
+		return fakeBuildForTesting(args[2:])
 	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "test-without-building":
 		port := os.Getenv("TEST_RUNNER_FLOW_RUNNER_PORT")
 		l, err := net.Listen("tcp", "127.0.0.1:"+port)
@@ -78,4 +80,52 @@ func fakeXcrun(args []string) int {
 	}
 	fmt.Fprintln(os.Stderr, "xcrun: error: unable to find utility", args[0])
 	return 72
+}
+
+// fakeBuildForTesting lays out -derivedDataPath's Build/Products as Xcode
+// 15 does for the FlowRunner scheme (an .xctestrun named
+// <scheme>_<platform><sdk>-<archs>, the runner app under
+// Debug-<platform> with its Info.plist), after checking the project it is given exists; with
+// FLOW_FAKE_XCRUN_BUILD=fail it fails as a compile error does (exit 65).
+func fakeBuildForTesting(args []string) int {
+	var project, derived, dest, version string
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "CURRENT_PROJECT_VERSION="); ok {
+			version = v
+		}
+	}
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i] {
+		case "-project":
+			project = args[i+1]
+		case "-derivedDataPath":
+			derived = args[i+1]
+		case "-destination":
+			dest = args[i+1]
+		}
+	}
+	if _, err := os.Stat(filepath.Join(project, "project.pbxproj")); err != nil {
+		fmt.Fprintln(os.Stderr, "xcodebuild: error: '"+project+"' does not exist.")
+		return 66
+	}
+	if os.Getenv("FLOW_FAKE_XCRUN_BUILD") == "fail" {
+		fmt.Fprintln(os.Stderr, "FlowRunnerUITests/Commands.swift:40:9: error: value of type 'XCUIApplication' has no member 'frobnicate'")
+		fmt.Println("** TEST BUILD FAILED **")
+		return 65
+	}
+	platform := "iphonesimulator"
+	if !strings.Contains(dest, "Simulator") {
+		platform = "iphoneos"
+	}
+	products := filepath.Join(derived, "Build", "Products")
+	app := filepath.Join(products, "Debug-"+platform, "FlowRunnerUITests-Runner.app")
+	os.MkdirAll(app, 0o755)
+	// Xcode's generated Info.plist takes CFBundleVersion from
+	// CURRENT_PROJECT_VERSION.
+	os.WriteFile(filepath.Join(app, "Info.plist"), []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict><key>CFBundleIdentifier</key><string>dev.flow.runner.UITests.xctrunner</string>
+<key>CFBundleVersion</key><string>`+version+`</string></dict></plist>`), 0o644)
+	os.WriteFile(filepath.Join(products, "FlowRunner_"+platform+"17.5-arm64.xctestrun"), []byte("<plist/>"), 0o644)
+	fmt.Println("** TEST BUILD SUCCEEDED **")
+	return 0
 }

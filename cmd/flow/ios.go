@@ -43,6 +43,7 @@ func openIOSShards(ctx context.Context, o testOptions, n int) ([]exec.Device, er
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "%s %d needs %d booted iOS simulators; %d are booted", o.shardFlag(), n, n, len(booted)).
 			WithHint(fmt.Sprintf("boot %d more (xcrun simctl boot UDID; flow devices lists them), or lower %s to %d", n-len(booted), o.shardFlag(), len(booted)))
 	}
+	given, build := simulatorRunner(o, xcrun)
 	devs := make([]exec.Device, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -50,7 +51,7 @@ func openIOSShards(ctx context.Context, o testOptions, n int) ([]exec.Device, er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: getenvOf(o.sys)("FLOW_IOS_RUNNER_XCTESTRUN"), Env: environ(o.sys)})
+			d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: environ(o.sys)})
 			if err != nil {
 				errs[i] = err
 				return
@@ -109,8 +110,8 @@ func isIOSDevice(device string) bool {
 
 // openIOS attaches to the runner --ios-runner-url names, or, on a Mac,
 // opens the simulator --device ios[:UDID] names and starts the runner on
-// it (FLOW_IOS_RUNNER_XCTESTRUN: the built runner). Real iPhones (go-ios)
-// are not in this flow yet.
+// it (FLOW_IOS_RUNNER_XCTESTRUN, or the runner flow builds once and
+// caches), or the iPhone it names through go-ios.
 func openIOS(ctx context.Context, o testOptions) (exec.Device, error) {
 	udid, _ := strings.CutPrefix(o.device, "ios:")
 	if udid == "ios" {
@@ -147,8 +148,9 @@ func openIOSDevice(ctx context.Context, o testOptions, udid string) (exec.Device
 		}
 	}
 	phones, perr := iosLink(o.sys).List(ctx)
+	given, build := simulatorRunner(o, xcrun)
 	simCfg := func(u string) ios.SimulatorConfig {
-		return ios.SimulatorConfig{UDID: u, Xcrun: xcrun, XCTestRun: getenvOf(o.sys)("FLOW_IOS_RUNNER_XCTESTRUN"), Env: environ(o.sys)}
+		return ios.SimulatorConfig{UDID: u, Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: environ(o.sys)}
 	}
 	if udid != "" {
 		for _, s := range sims {
@@ -161,7 +163,7 @@ func openIOSDevice(ctx context.Context, o testOptions, udid string) (exec.Device
 		}
 		for _, p := range phones {
 			if p.UDID == udid {
-				return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: udid, Link: iosLink(o.sys)})
+				return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: udid, Link: iosLink(o.sys), Runner: iphoneRunner(o)})
 			}
 		}
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "no iOS device %s: not a simulator of this Mac, nor a connected iPhone", udid).
@@ -187,7 +189,7 @@ func openIOSDevice(ctx context.Context, o testOptions, udid string) (exec.Device
 	case len(booted) == 1:
 		return ios.OpenSimulator(ctx, simCfg(booted[0].UDID))
 	case len(phones) == 1:
-		return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: phones[0].UDID, Link: iosLink(o.sys)})
+		return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: phones[0].UDID, Link: iosLink(o.sys), Runner: iphoneRunner(o)})
 	case xerr != nil && perr != nil:
 		return nil, canonical.NewError(canonical.CodeDeviceUnavailable, "no iOS device: no Xcode for simulators, and no iPhone could be listed").
 			WithHint("on a Mac, boot a simulator; elsewhere connect an iPhone (usbmuxd), or attach to a runner with --ios-runner-url http://HOST:PORT")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/flow-runner/flow/exec/ios"
 	"github.com/flow-runner/flow/internal/fakeios/runner"
+	iosrunner "github.com/flow-runner/flow/ios-runner"
 	"github.com/flow-runner/flow/planner"
 )
 
@@ -223,16 +224,17 @@ func TestIOSSimulatorFailures(t *testing.T) {
 	noXcode := env
 	noXcode.LookPath = func(string) (string, error) { return "", os.ErrNotExist }
 	noRunner := env
-	noRunner.Getenv = func(string) string { return "" }
+	noRunner.Getenv = func(k string) string { return map[string]string{"XDG_CACHE_HOME": t.TempDir()}[k] }
+	noRunner.Environ = func() []string { return append(env.Environ(), "FLOW_FAKE_XCRUN_BUILD=fail") }
 	for name, tc := range map[string]struct {
 		env    Env
 		device string
 		code   int
 		want   string
 	}{
-		"no xcode":     {noXcode, "ios", 3, "no Xcode"},
-		"unknown udid": {env, "ios:NOPE", 3, "no iOS device NOPE"},
-		"no runner":    {noRunner, "ios", 3, "no built iOS runner"},
+		"no xcode":              {noXcode, "ios", 3, "no Xcode"},
+		"unknown udid":          {env, "ios:NOPE", 3, "no iOS device NOPE"},
+		"runner does not build": {noRunner, "ios", 3, "xcodebuild build-for-testing of flow's iOS runner failed: exit status 65: FlowRunnerUITests/Commands.swift:40:9: error: value of type 'XCUIApplication' has no member 'frobnicate'"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var out, errb bytes.Buffer
@@ -299,12 +301,31 @@ func TestIOSShards(t *testing.T) {
 // fakePhones is a USB link to fake iPhones: each runner is the fake
 // runner reporting a real device, reachable once forwarded.
 type fakePhones struct {
-	phones []ios.Phone
-	mu     sync.Mutex
-	runner *runner.Runner
+	phones    []ios.Phone
+	mu        sync.Mutex
+	runner    *runner.Runner
+	installed string
+	installs  []string
 }
 
 func (f *fakePhones) List(context.Context) ([]ios.Phone, error) { return f.phones, nil }
+
+func (f *fakePhones) InstalledVersion(_ context.Context, udid, bundleID string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.installed, nil
+}
+
+// Install records the app and keeps its build number, as the phone's
+// installation proxy then reports it.
+func (f *fakePhones) Install(_ context.Context, udid, app string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.installs = append(f.installs, app)
+	v, err := iosrunner.AppVersion(app)
+	f.installed = v
+	return err
+}
 
 func (f *fakePhones) StartRunner(ctx context.Context, udid string, port int) (<-chan error, error) {
 	return make(chan error), nil
@@ -379,5 +400,113 @@ func TestIOSSimulatorKeychainAndRecording(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "clip.mp4")); err != nil || string(b) != "fake mp4" {
 		t.Fatalf("the recording was not finished at its path: %v", err)
+	}
+}
+
+// TestIOSRunnerBuiltOnFirstUse: without FLOW_IOS_RUNNER_XCTESTRUN, flow
+// builds the runner it embeds with xcodebuild build-for-testing, starts
+// the .xctestrun that build made, and the next run reuses the cache.
+func TestIOSRunnerBuiltOnFirstUse(t *testing.T) {
+	env, dir := fakeMac(t)
+	cache := t.TempDir()
+	env.Getenv = func(k string) string { return map[string]string{"XDG_CACHE_HOME": cache}[k] }
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for i := 0; i < 2; i++ {
+		var out, errb bytes.Buffer
+		env.Stdout, env.Stderr = &out, &errb
+		if code := run(ctx, env, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "ios"}); code != 0 {
+			t.Fatalf("run %d: exit %d\n%s%s", i, code, out.String(), errb.String())
+		}
+		if built := strings.Contains(errb.String(), "building flow's iOS runner"); built != (i == 0) {
+			t.Errorf("run %d: said it builds = %v\n%s", i, built, errb.String())
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
+	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+	var builds, starts []string
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "xcodebuild build-for-testing"):
+			builds = append(builds, l)
+		case strings.HasPrefix(l, "xcodebuild test-without-building"):
+			starts = append(starts, l)
+		}
+	}
+	if len(builds) != 1 || len(starts) != 2 {
+		t.Fatalf("want one build and two starts:\n%s", log)
+	}
+	if !strings.Contains(builds[0], "-scheme FlowRunner") || !strings.Contains(builds[0], "-destination generic/platform=iOS Simulator") {
+		t.Errorf("build: %s", builds[0])
+	}
+	xctestrun := filepath.Join(cache, "flow", "ios-runner")
+	for _, s := range starts {
+		if !strings.Contains(s, "-xctestrun "+xctestrun) || !strings.Contains(s, "FlowRunner_iphonesimulator17.5-arm64.xctestrun -destination id=FAKE-UDID-1") {
+			t.Errorf("start does not use the built runner in %s: %s", xctestrun, s)
+		}
+	}
+}
+
+// TestIOSRunnerBuildCommand: flow ios runner build prints the built
+// .xctestrun (and for iPhones the app to install); an iPhone build without
+// a team is refused before xcodebuild runs.
+func TestIOSRunnerBuildCommand(t *testing.T) {
+	env, dir := fakeMac(t)
+	cache := t.TempDir()
+	env.Getenv = func(k string) string { return map[string]string{"XDG_CACHE_HOME": cache}[k] }
+	var out, errb bytes.Buffer
+	env.Stdout, env.Stderr = &out, &errb
+	if code := run(context.Background(), env, []string{"flow", "ios", "runner", "build"}); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	path := strings.TrimSpace(out.String())
+	if _, err := os.Stat(path); err != nil || !strings.HasPrefix(path, cache) || !strings.HasSuffix(path, "_iphonesimulator17.5-arm64.xctestrun") {
+		t.Fatalf("printed %q (%v)", path, err)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run(context.Background(), env, []string{"flow", "ios", "runner", "build", "--iphone"}); code != 2 || !strings.Contains(errb.String(), "--team") {
+		t.Fatalf("--iphone without a team: exit %d\n%s", code, errb.String())
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
+	if strings.Count(string(before), "build-for-testing") != 1 {
+		t.Fatalf("xcodebuild ran for a refused build:\n%s", before)
+	}
+	out.Reset()
+	if code := run(context.Background(), env, []string{"flow", "ios", "runner", "build", "--iphone", "--team", "ABCDE12345"}); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	printed := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(printed) != 2 || !strings.HasSuffix(printed[1], filepath.Join("Debug-iphoneos", "FlowRunnerUITests-Runner.app")) {
+		t.Fatalf("printed %q", printed)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
+	if !strings.Contains(string(log), "-destination generic/platform=iOS -allowProvisioningUpdates DEVELOPMENT_TEAM=ABCDE12345") {
+		t.Errorf("the iPhone build is not signed with the team:\n%s", log)
+	}
+}
+
+// TestIOSIPhoneInstallsTheRunner: with FLOW_IOS_TEAM, flow builds the
+// runner for iPhones (signed by that team), installs it on the phone that
+// lacks it before starting it, and does not install it again.
+func TestIOSIPhoneInstallsTheRunner(t *testing.T) {
+	env, _ := fakeMac(t)
+	cache := t.TempDir()
+	env.Getenv = func(k string) string {
+		return map[string]string{"XDG_CACHE_HOME": cache, "FLOW_IOS_TEAM": "ABCDE12345"}[k]
+	}
+	link := &fakePhones{phones: []ios.Phone{{UDID: "00008110-PHONE", Name: "Ada's iPhone", Version: "16.7"}}}
+	env.IOSLink = link
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for i := 0; i < 2; i++ {
+		var out, errb bytes.Buffer
+		env.Stdout, env.Stderr = &out, &errb
+		if code := run(ctx, env, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "ios:00008110-PHONE"}); code != 0 {
+			t.Fatalf("run %d: exit %d\n%s%s", i, code, out.String(), errb.String())
+		}
+	}
+	if len(link.installs) != 1 || !strings.HasSuffix(link.installs[0], filepath.Join("Debug-iphoneos", "FlowRunnerUITests-Runner.app")) {
+		t.Fatalf("installs: %q", link.installs)
 	}
 }

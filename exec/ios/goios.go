@@ -8,7 +8,9 @@ import (
 
 	goios "github.com/danielpaulus/go-ios/ios"
 	"github.com/danielpaulus/go-ios/ios/forward"
+	"github.com/danielpaulus/go-ios/ios/installationproxy"
 	"github.com/danielpaulus/go-ios/ios/testmanagerd"
+	"github.com/danielpaulus/go-ios/ios/zipconduit"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -70,4 +72,44 @@ func (GoIOS) Forward(ctx context.Context, udid string, local, port int) (func() 
 		return nil, err
 	}
 	return cl.Close, nil
+}
+
+// InstalledVersion asks the installation proxy for the user app's
+// CFBundleVersion.
+func (GoIOS) InstalledVersion(ctx context.Context, udid, bundleID string) (string, error) {
+	dev, err := goios.GetDevice(udid)
+	if err != nil {
+		return "", err
+	}
+	conn, err := installationproxy.New(dev)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	apps, err := conn.BrowseUserApps()
+	if err != nil {
+		return "", err
+	}
+	for _, a := range apps {
+		if a.CFBundleIdentifier() == bundleID {
+			v, _ := a[installationproxy.CFBundleVersion].(string)
+			return v, nil
+		}
+	}
+	return "", nil
+}
+
+// Install streams an .app folder to the phone (streaming_zip_conduit, as
+// Xcode installs) and waits for the installation to finish.
+func (GoIOS) Install(ctx context.Context, udid, app string) error {
+	dev, err := goios.GetDevice(udid)
+	if err != nil {
+		return err
+	}
+	conn, err := zipconduit.New(dev)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.SendFile(app)
 }

@@ -30,6 +30,18 @@ type PhoneLink interface {
 	StartRunner(ctx context.Context, udid string, port int) (done <-chan error, err error)
 	// Forward relays connections to 127.0.0.1:local to port on the phone.
 	Forward(ctx context.Context, udid string, local, port int) (stop func() error, err error)
+	// InstalledVersion is the CFBundleVersion of the app bundleID on the
+	// phone, or "" when it is not installed.
+	InstalledVersion(ctx context.Context, udid, bundleID string) (string, error)
+	// Install installs an .app folder (built for iphoneos and signed).
+	Install(ctx context.Context, udid, app string) error
+}
+
+// RunnerApp is a runner built for iPhones: the signed
+// FlowRunnerUITests-Runner.app and the build number it carries.
+type RunnerApp struct {
+	App     string
+	Version string
 }
 
 // runnerPhonePort is the port the runner listens on inside the phone.
@@ -41,6 +53,10 @@ type IPhoneConfig struct {
 	UDID         string
 	Link         PhoneLink
 	ReadyTimeout time.Duration // 0: 120 s
+	// Runner, when set, returns the runner to install before it starts:
+	// it is installed when the phone has none or another build. Nil
+	// starts what is installed (a runner the user put there).
+	Runner func(ctx context.Context) (RunnerApp, error)
 }
 
 // PickPhone chooses the phone a run uses.
@@ -91,6 +107,11 @@ func OpenIPhone(ctx context.Context, cfg IPhoneConfig) (*Device, error) {
 	}
 	local := l.Addr().(*net.TCPAddr).Port
 	l.Close()
+	if cfg.Runner != nil {
+		if err := installRunner(ctx, cfg, phone); err != nil {
+			return nil, err
+		}
+	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done, err := cfg.Link.StartRunner(rctx, phone.UDID, runnerPhonePort)
 	if err != nil {
@@ -118,6 +139,30 @@ func OpenIPhone(ctx context.Context, cfg IPhoneConfig) (*Device, error) {
 	}
 	d.stop = stop
 	return d, nil
+}
+
+// installRunner puts the runner on the phone unless the same build is
+// there: comparing build numbers costs one installation-proxy query, an
+// install costs seconds.
+func installRunner(ctx context.Context, cfg IPhoneConfig, phone Phone) error {
+	app, err := cfg.Runner(ctx)
+	if err != nil {
+		if ce, ok := canonical.AsError(err); ok {
+			return ce.With("device", phone.UDID)
+		}
+		return err
+	}
+	have, err := cfg.Link.InstalledVersion(ctx, phone.UDID, runnerBundleID)
+	if err != nil {
+		return phoneErr(phone, "cannot list its apps", err)
+	}
+	if have != "" && have == app.Version {
+		return nil
+	}
+	if err := cfg.Link.Install(ctx, phone.UDID, app.App); err != nil {
+		return phoneErr(phone, "cannot install the runner "+app.App, err)
+	}
+	return nil
 }
 
 // waitForRunner polls status until the runner answers, its test ends, or
@@ -150,7 +195,7 @@ func waitForRunner(ctx context.Context, url string, done <-chan error, timeout t
 }
 
 func phoneErr(p Phone, what string, err error) *canonical.Error {
-	hint := "unlock the phone, trust this computer, and make sure the runner is installed and signed for it (xcodebuild build-for-testing with your team)"
+	hint := "unlock the phone and trust this computer; set FLOW_IOS_TEAM to your development team so flow builds, signs and installs the runner (flow ios runner build --iphone --team TEAM)"
 	if major, _, _ := strings.Cut(p.Version, "."); atoi(major) >= 17 {
 		hint = "iOS 17 and later need go-ios's tunnel: run `ios tunnel start --userspace` on this computer, then run again; " + hint
 	}

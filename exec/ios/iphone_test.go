@@ -26,6 +26,25 @@ type fakeLink struct {
 	stopped  chan struct{}
 	srv      *http.Server
 	gestures int
+	// installed is the runner build on the phone ("" none); calls logs
+	// the link's install-side calls in order.
+	installed  string
+	installErr error
+	calls      []string
+}
+
+func (f *fakeLink) InstalledVersion(_ context.Context, udid, bundleID string) (string, error) {
+	f.calls = append(f.calls, "version "+bundleID)
+	return f.installed, nil
+}
+
+func (f *fakeLink) Install(_ context.Context, udid, app string) error {
+	f.calls = append(f.calls, "install "+app)
+	if f.installErr != nil {
+		return f.installErr
+	}
+	f.installed = "from " + app
+	return nil
 }
 
 func (f *fakeLink) List(context.Context) ([]Phone, error) { return f.phones, nil }
@@ -116,5 +135,49 @@ func TestOpenIPhoneFailures(t *testing.T) {
 				t.Fatalf("want %s %q hint %q, got %v", c.code, c.msg, c.hint, err)
 			}
 		})
+	}
+}
+
+// The runner is installed when the phone lacks it or has another build,
+// before the test starts; the same build is not installed again.
+func TestOpenIPhoneInstallsTheRunner(t *testing.T) {
+	phone := []Phone{{UDID: "00008110-A", Name: "Ada's iPhone", Version: "16.7"}}
+	built := func(version string) func(context.Context) (RunnerApp, error) {
+		return func(context.Context) (RunnerApp, error) { return RunnerApp{App: "/cache/R.app", Version: version}, nil }
+	}
+	for name, c := range map[string]struct {
+		installed, version string
+		want               []string
+	}{
+		"none":    {"", "11", []string{"version " + runnerBundleID, "install /cache/R.app"}},
+		"older":   {"10", "11", []string{"version " + runnerBundleID, "install /cache/R.app"}},
+		"current": {"11", "11", []string{"version " + runnerBundleID}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			link := &fakeLink{phones: phone, installed: c.installed}
+			d, err := OpenIPhone(context.Background(), IPhoneConfig{Link: link, ReadyTimeout: 5 * time.Second, Runner: built(c.version)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close(context.Background())
+			if strings.Join(link.calls, "; ") != strings.Join(c.want, "; ") || link.started == "" {
+				t.Fatalf("calls %q (started %q), want %q then the start", link.calls, link.started, c.want)
+			}
+		})
+	}
+	link := &fakeLink{phones: phone, installErr: errors.New("ApplicationVerificationFailed")}
+	_, err := OpenIPhone(context.Background(), IPhoneConfig{Link: link, ReadyTimeout: 5 * time.Second, Runner: built("11")})
+	ce, ok := canonical.AsError(err)
+	if !ok || ce.Code != canonical.CodeDeviceUnavailable || !strings.Contains(ce.Message, "ApplicationVerificationFailed") ||
+		!strings.Contains(ce.Hint, "FLOW_IOS_TEAM") || link.started != "" {
+		t.Fatalf("a refused install: %v (started %q)", err, link.started)
+	}
+	noBuild := func(context.Context) (RunnerApp, error) {
+		return RunnerApp{}, canonical.NewError(canonical.CodeDeviceUnavailable, "xcodebuild failed")
+	}
+	link = &fakeLink{phones: phone}
+	_, err = OpenIPhone(context.Background(), IPhoneConfig{Link: link, ReadyTimeout: 5 * time.Second, Runner: noBuild})
+	if ce, ok := canonical.AsError(err); !ok || ce.Details["device"] != "00008110-A" || len(link.calls) != 0 || link.started != "" {
+		t.Fatalf("a failed build: %v, calls %q", err, link.calls)
 	}
 }

@@ -29,6 +29,9 @@ type SimulatorConfig struct {
 	// XCTestRun is the runner built by `xcodebuild build-for-testing`
 	// (its .xctestrun file).
 	XCTestRun string
+	// BuildRunner, when XCTestRun is empty, returns one: it builds the
+	// runner (cached) once the simulator is known to exist.
+	BuildRunner func(ctx context.Context) (string, error)
 	// ReadyTimeout bounds the runner's start; 0 is 120 s (Maestro's bound
 	// for its XCTest driver).
 	ReadyTimeout time.Duration
@@ -138,6 +141,16 @@ func OpenSimulator(ctx context.Context, cfg SimulatorConfig) (*Device, error) {
 		if _, err := sc.run(ctx, "bootstatus", pick.UDID, "-b"); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.XCTestRun == "" && cfg.BuildRunner != nil {
+		built, err := cfg.BuildRunner(ctx)
+		if err != nil {
+			if ce, ok := canonical.AsError(err); ok {
+				return nil, ce.With("device", pick.UDID)
+			}
+			return nil, err
+		}
+		cfg.XCTestRun = built
 	}
 	if cfg.XCTestRun == "" {
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "simulator %s: flow has no built iOS runner to start", pick.UDID).
