@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -177,87 +174,48 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	if err != nil {
 		return err
 	}
+	if err := checkCommandOutputs(o.record, o.events); err != nil {
+		return err
+	}
 	// One lock from the first read of the state dir (the refs) to the last
 	// write (state, refs, the --record and --events appends): commands run
 	// at once queue here, so each one applies to the state the previous
 	// one left.
-	if err := checkCommandOutputs(o.record, o.events); err != nil {
+	state, err := lockSim(ctx, env, o.device)
+	if err != nil {
 		return err
 	}
-	var state *heldState
-	if isSimDevice(o.device) {
-		if state, err = lockState(ctx, env); err != nil {
+	defer state.release()
+	var act *deviceAction
+	if command != "snapshot" {
+		// Parsed before the device opens: a typo costs no device start.
+		if act, err = parseAction(env, o, state, command, rest); err != nil {
 			return err
 		}
-		defer state.release()
 	}
-	if rest, err = resolveRefs(state, rest); err != nil {
-		return err
-	}
-	line := actionLine(command, rest)
-	flow, script, err := loadAdSource("<command line>", []byte(line+"\n"), o.env, environ(env), strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":"))
-	if err != nil {
-		// The command line is not a file: drop the script position.
-		if ce, ok := canonical.AsError(err); ok {
-			ce.Message = strings.Replace(ce.Message, " (line 1)", "", 1)
-			ce.Pos = canonical.Pos{}
-		}
-		return err
-	}
-	for _, w := range flow.Warnings {
-		fmt.Fprintf(env.Stderr, "warning: %s\n", indentLines(printable(w.Message), "  "))
-	}
-	if o.device == "web" {
-		// A browser session does not outlive the process, so a pipeline of
-		// separate commands would start each on a fresh page.
-		return canonical.NewError(canonical.CodeUnsupportedOperation, "device commands cannot run on the web device: its browser session ends with each command").
-			WithHint("put the steps in a flow or an .ad script and run it with flow test --device web")
-	}
-	to := testOptions{device: o.device, apps: o.apps, androidHelper: o.androidHelper, sys: env}
-	clock := clockFor(o.device)
-	rec := &gestureRecorder{next: exec.NopLog{}}
-	var events bytes.Buffer
-	if o.events != "" {
-		rec.next = exec.NewJSONLog(&events, clock)
-	}
-	dev, err := openDeviceState(ctx, to, state, clock, rec)
+	s, err := openSession(ctx, env, o, state)
 	if err != nil {
 		return err
 	}
 	if command == "snapshot" {
-		return printSnapshot(ctx, env, dev, o.json, state)
-	}
-	flow.Name = line
-	res := exec.RunFlow(ctx, exec.Config{Device: dev, Clock: clock, Events: rec, NewScripts: scriptsFor(graalFromEnv(env)),
-		Files: dirFiles{dir: "."}, Env: o.env}, flow)
-	if c, ok := dev.(exec.Closer); ok {
-		_ = c.Close(context.WithoutCancel(ctx))
-	}
-	if o.events != "" {
-		// Appended, so a pipeline of commands builds one log; atomically,
-		// so a command that dies midway never tears the log's last line.
-		if dir := filepath.Dir(o.events); dir != "." {
-			_ = os.MkdirAll(dir, 0o755)
-		}
-		if err := fsext.AppendFile(o.events, events.Bytes(), state.writeOptions()); err != nil {
-			return canonical.Coded(err).WithHint("check the --events path")
-		}
-	}
-	if err := state.saveSim(dev); err != nil {
-		return err
-	}
-	if res.Status != exec.StatusFailed && o.record != "" {
-		if rec.targets != nil && len(script.Actions) == 1 {
-			src, _ := rec.targets["source"].(canonical.Identity)
-			dst, _ := rec.targets["destination"].(canonical.Identity)
-			script.Actions[0].Targets = &compat.TargetPair{Source: compat.IdentityEvidence(src), Destination: compat.IdentityEvidence(dst)}
-		}
-		if err := appendRecording(o.record, script, o.device, state.writeOptions()); err != nil {
+		snap, err := s.snapshot(ctx)
+		s.close(ctx)
+		if err != nil {
 			return err
 		}
+		printSnapshot(env, snap, o.json)
+		return nil
 	}
+	out, runErr := s.run(ctx, act)
+	if err := s.close(ctx); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	res := out.result
 	if o.json {
-		writeCommandJSON(env, command, res, rec.plans)
+		writeCommandJSON(env, command, res, out.plans)
 	} else {
 		for _, s := range res.Steps {
 			symbol := map[exec.Status]string{exec.StatusPassed: "✓", exec.StatusFailed: "✗", exec.StatusWarned: "!", exec.StatusSkipped: "-"}[s.Status]
@@ -310,62 +268,18 @@ func appendRecording(file string, script *compat.Script, device string, opts fse
 	return appendScriptLines(file, device, lines, opts)
 }
 
-// printSnapshot prints the screen's elements, one per line, indented, each
-// element with an id or text numbered @e1, @e2… Later commands may name an
-// element by its ref; the CLI swaps the ref for a portable selector (id=…
-// or text=…), so recordings never hold session-local refs.
-func printSnapshot(ctx context.Context, env Env, dev exec.Device, asJSON bool, state *heldState) error {
-	root, err := dev.Hierarchy(ctx)
-	if err != nil {
-		return err
-	}
-	chains := map[string]string{}
-	n := 0
-	var lines []string
-	var walk func(node *exec.Node, depth int)
-	walk = func(node *exec.Node, depth int) {
-		var parts []string
-		if chain := selectorChain(node); chain != "" {
-			n++
-			ref := fmt.Sprintf("@e%d", n)
-			chains[ref] = chain
-			parts = append(parts, ref)
-		}
-		for _, kv := range [][2]string{{"id", node.ID}, {"text", node.Text}, {"label", node.Label}, {"hint", node.Hint}} {
-			if kv[1] != "" {
-				parts = append(parts, fmt.Sprintf("%s=%q", kv[0], kv[1]))
-			}
-		}
-		if node.Bounds != nil {
-			parts = append(parts, fmt.Sprintf("[%d,%d %dx%d]", node.Bounds.X, node.Bounds.Y, node.Bounds.W, node.Bounds.H))
-		}
-		if node.Checked {
-			parts = append(parts, "checked")
-		}
-		if !node.Enabled {
-			parts = append(parts, "disabled")
-		}
-		if len(parts) > 0 {
-			lines = append(lines, strings.Repeat("  ", depth)+strings.Join(parts, " "))
-			depth++
-		}
-		for _, c := range node.Children {
-			walk(c, depth)
-		}
-	}
-	walk(root, 0)
-	if err := state.writeRefs(chains); err != nil {
-		return err
-	}
+// printSnapshot prints a snapshot: one line per element, indented, each
+// element with an id or text numbered @e1, @e2…; --json prints the refs
+// and the hierarchy.
+func printSnapshot(env Env, snap deviceSnapshot, asJSON bool) {
 	if asJSON {
-		b, _ := json.Marshal(map[string]any{"success": true, "data": map[string]any{"refs": chains, "hierarchy": root}})
+		b, _ := json.Marshal(map[string]any{"success": true, "data": map[string]any{"refs": snap.refs, "hierarchy": snap.root}})
 		fmt.Fprintln(env.Stdout, string(b))
-		return nil
+		return
 	}
-	for _, l := range lines {
+	for _, l := range snap.lines {
 		fmt.Fprintln(env.Stdout, l)
 	}
-	return nil
 }
 
 // selectorChain is the portable selector a ref stands for: the id when the
