@@ -101,6 +101,7 @@ func newApp(env Env) *cli.App {
 			devicesCommand(env),
 			androidCommand(env),
 			iosCommand(env),
+			mcpCommand(env),
 			convertCommand(env),
 			versionCommand(env),
 		},

@@ -235,6 +235,12 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 // kind, durationMs, pointerCount, from and to (centroids), the execution
 // profile and timing, the backend; other commands get their status.
 func writeCommandJSON(env Env, command string, res exec.FlowResult, plans []planner.Plan) {
+	b, _ := json.Marshal(commandJSON(command, res, plans))
+	fmt.Fprintln(env.Stdout, string(b))
+}
+
+// commandJSON is a device command's answer, shared by --json and flow mcp.
+func commandJSON(command string, res exec.FlowResult, plans []planner.Plan) map[string]any {
 	out := map[string]any{"success": res.Status != exec.StatusFailed}
 	if res.Error != nil {
 		out["error"] = res.Error
@@ -254,8 +260,7 @@ func writeCommandJSON(env Env, command string, res exec.FlowResult, plans []plan
 		}
 	}
 	out["data"] = data
-	b, _ := json.Marshal(out)
-	fmt.Fprintln(env.Stdout, string(b))
+	return out
 }
 
 // appendRecording appends the executed action to an .ad script, starting

@@ -124,7 +124,7 @@ func (s *deviceSession) run(ctx context.Context, act *deviceAction) (actionOutco
 	if err := s.state.saveSim(s.dev); err != nil {
 		return out, err
 	}
-	if res.Status != exec.StatusFailed && s.o.record != "" {
+	if res.Status != exec.StatusFailed && s.o.record != "" && act.script != nil {
 		if s.rec.targets != nil && len(act.script.Actions) == 1 {
 			src, _ := s.rec.targets["source"].(canonical.Identity)
 			dst, _ := s.rec.targets["destination"].(canonical.Identity)

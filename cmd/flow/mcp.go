@@ -1,0 +1,426 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v2"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/planner"
+)
+
+func mcpCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "serve flow to coding agents over the Model Context Protocol (stdio, or HTTP with --listen)",
+		Description: `Runs an MCP server on stdin/stdout (or streamable HTTP on --listen 127.0.0.1:PORT). Its tools
+   plan gestures from structured input and act on one device session kept between calls
+   (open_device, then launch_app, press, fill, type, swipe, scroll, gesture, back, home, snapshot,
+   screenshot, wait, is; close_device). Inputs go through the same normalization as the CLI and .ad;
+   a failure is a tool error whose text is the coded error JSON.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "listen", Usage: "serve streamable HTTP on this address instead of stdio"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c, "flow mcp"); err != nil {
+				return err
+			}
+			srv := newMCPServer(env)
+			defer srv.closeSession(context.WithoutCancel(c.Context))
+			if addr := c.String("listen"); addr != "" {
+				return srv.serveHTTP(c.Context, addr)
+			}
+			in := env.Stdin
+			if in == nil {
+				in = os.Stdin
+			}
+			t := orderedTransport{&mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{env.Stdout}}}
+			err := srv.server.Run(c.Context, t)
+			if err != nil && c.Context.Err() == nil && !isEOF(err) {
+				return canonical.Errorf(canonical.CodeInternal, "flow mcp: %v", err)
+			}
+			return nil
+		},
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+func isEOF(err error) bool {
+	return err == io.EOF || err != nil && (err.Error() == "EOF" || err.Error() == "server is closing: EOF")
+}
+
+// mcpServer keeps one device session between tool calls. Calls that touch
+// it are served one at a time; a device does one thing at a time.
+type mcpServer struct {
+	env     Env
+	server  *mcp.Server
+	mu      sync.Mutex
+	session *deviceSession
+	state   *heldState
+	opts    cliOptions
+}
+
+func newMCPServer(env Env) *mcpServer {
+	s := &mcpServer{env: env}
+	s.server = mcp.NewServer(&mcp.Implementation{Name: "flow", Version: readVersion(debug.ReadBuildInfo()).Version}, nil)
+	for _, t := range mcpTools() {
+		tool := t
+		s.server.AddTool(&mcp.Tool{Name: tool.name, Description: tool.description, InputSchema: json.RawMessage(tool.schema)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				args := map[string]any{}
+				if len(req.Params.Arguments) > 0 {
+					raw, err := canonical.DecodeJSON(req.Params.Arguments)
+					if err != nil {
+						return toolError(err), nil
+					}
+					m, ok := raw.(map[string]any)
+					if raw == nil {
+						m, ok = map[string]any{}, true
+					}
+					if !ok {
+						return toolError(canonical.NewError(canonical.CodeInvalidArgs, "the arguments must be a JSON object")), nil
+					}
+					args = m
+				}
+				out, err := tool.run(ctx, s, args)
+				if err != nil {
+					return toolError(err), nil
+				}
+				return toolResult(out), nil
+			})
+	}
+	return s
+}
+
+func (s *mcpServer) serveHTTP(ctx context.Context, addr string) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--listen %s: %v", addr, err).WithHint("use a free local address such as 127.0.0.1:7421")
+	}
+	fmt.Fprintf(s.env.Stderr, "flow mcp: serving http://%s\n", l.Addr())
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server }, nil)
+	hs := &http.Server{Handler: h}
+	go func() {
+		<-ctx.Done()
+		hs.Close()
+	}()
+	if err := hs.Serve(l); err != nil && err != http.ErrServerClosed {
+		return canonical.Errorf(canonical.CodeInternal, "flow mcp: %v", err)
+	}
+	return nil
+}
+
+// toolResult carries the CLI's --json answer both as text and as
+// structured content.
+func toolResult(out any) *mcp.CallToolResult {
+	b, _ := json.Marshal(out)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
+}
+
+// toolError is a tool error whose text is the coded error JSON the CLI
+// prints: code, message, details, hint.
+func toolError(err error) *mcp.CallToolResult {
+	b, _ := json.Marshal(canonical.Coded(err))
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+}
+
+// open starts the session a device tool needs: the one open_device made,
+// or sim.
+func (s *mcpServer) open(ctx context.Context) (*deviceSession, error) {
+	if s.session != nil {
+		return s.session, nil
+	}
+	return s.openDevice(ctx, cliOptions{device: "sim"})
+}
+
+func (s *mcpServer) openDevice(ctx context.Context, o cliOptions) (*deviceSession, error) {
+	s.closeSessionLocked(ctx)
+	if err := checkCommandOutputs(o.record, o.events); err != nil {
+		return nil, err
+	}
+	state, err := lockSim(ctx, s.env, o.device)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := openSession(ctx, s.env, o, state)
+	if err != nil {
+		state.release()
+		return nil, err
+	}
+	s.session, s.state, s.opts = sess, state, o
+	return sess, nil
+}
+
+func (s *mcpServer) closeSession(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeSessionLocked(ctx)
+}
+
+func (s *mcpServer) closeSessionLocked(ctx context.Context) error {
+	if s.session == nil {
+		return nil
+	}
+	err := s.session.close(ctx)
+	s.state.release()
+	s.session, s.state = nil, nil
+	return err
+}
+
+// act runs one device command line on the session, as the CLI's device
+// command of that name would, and answers with the CLI's --json shape.
+func (s *mcpServer) act(ctx context.Context, command string, args []string) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, err := s.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if command == "snapshot" {
+		snap, err := sess.snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"success": true, "data": map[string]any{"refs": snap.refs, "lines": snap.lines, "hierarchy": snap.root}}, nil
+	}
+	act, err := parseAction(s.env, s.opts, s.state, command, args)
+	if err != nil {
+		return nil, err
+	}
+	return s.runLocked(ctx, sess, act)
+}
+
+// runAction runs a parsed action on the session.
+func (s *mcpServer) runAction(ctx context.Context, act *deviceAction) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, err := s.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.runLocked(ctx, sess, act)
+}
+
+func (s *mcpServer) runLocked(ctx context.Context, sess *deviceSession, act *deviceAction) (any, error) {
+	out, err := sess.run(ctx, act)
+	if err != nil {
+		return nil, err
+	}
+	if out.result.Error != nil {
+		return nil, out.result.Error
+	}
+	return commandJSON(act.command, out.result, out.plans), nil
+}
+
+// mcpTool is one tool: its JSON Schema and what it does with its
+// arguments (already decoded as the CLI decodes JSON).
+type mcpTool struct {
+	name, description, schema string
+	run                       func(ctx context.Context, s *mcpServer, args map[string]any) (any, error)
+}
+
+const selectorSchema = `{"type":"string","description":"an .ad selector (text=\"Log in\", id=email, label=…) or a ref from snapshot (@e3)"}`
+
+func mcpTools() []mcpTool {
+	point := func(args map[string]any, x, y string) ([]string, bool) {
+		xv, xok := args[x].(float64)
+		yv, yok := args[y].(float64)
+		if !xok || !yok {
+			return nil, false
+		}
+		return []string{numArg(xv), numArg(yv)}, true
+	}
+	target := func(command string) func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+		return func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+			if sel, ok := args["selector"].(string); ok && sel != "" {
+				return s.act(ctx, command, []string{sel})
+			}
+			if p, ok := point(args, "x", "y"); ok {
+				return s.act(ctx, command, p)
+			}
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s needs a selector or x and y", command).
+				WithHint(`pass {"selector":"text=\"Log in\""} or {"x":200,"y":400}`)
+		}
+	}
+	simple := func(command string) func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+		return func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+			return s.act(ctx, command, nil)
+		}
+	}
+	return []mcpTool{
+		{name: "open_device", description: "Open the device later tools act on (closing the one open): sim (default; its state is the CLI's), sim:android, sim:ios, android[:SERIAL], ios[:UDID].",
+			schema: `{"type":"object","properties":{"device":{"type":"string","default":"sim"},"apps":{"type":"array","items":{"type":"string"},"description":"app model files to install on sim"},"record":{"type":"string","description":"append each passed action to this .ad script"}},"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				o := cliOptions{device: "sim"}
+				if d, ok := args["device"].(string); ok && d != "" {
+					o.device = d
+				}
+				if r, ok := args["record"].(string); ok {
+					o.record = r
+				}
+				if apps, ok := args["apps"].([]any); ok {
+					for _, a := range apps {
+						if p, ok := a.(string); ok {
+							o.apps = append(o.apps, p)
+						}
+					}
+				}
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				if _, err := s.openDevice(ctx, o); err != nil {
+					return nil, err
+				}
+				return map[string]any{"success": true, "data": map[string]any{"device": o.device}}, nil
+			}},
+		{name: "close_device", description: "Close the open device, keeping sim's state.", schema: `{"type":"object","additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				if err := s.closeSessionLocked(ctx); err != nil {
+					return nil, err
+				}
+				return map[string]any{"success": true, "data": map[string]any{}}, nil
+			}},
+		{name: "plan_gesture", description: "Plan a gesture from structured input (contracts §3) without a device, as flow plan does.",
+			schema: `{"type":"object","properties":{"input":{"type":"object","description":"structured gesture input, e.g. {\"kind\":\"pinch\",\"scale\":0.5}"},"platform":{"type":"string","enum":["android","ios","web"]},"viewport":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"}}}},"required":["input"]}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				line, err := json.Marshal(args)
+				if err != nil {
+					return nil, canonical.Errorf(canonical.CodeInvalidArgs, "arguments: %v", err)
+				}
+				o := planOptions{platform: planner.Android}
+				o.viewport = defaultViewport(o.platform)
+				key, out, err := planLine(line, o)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{key: out}, nil
+			}},
+		{name: "launch_app", description: "Launch an app (Maestro's launchApp: stopped first, permissions allowed).",
+			schema: `{"type":"object","properties":{"appId":{"type":"string"}},"required":["appId"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				id, _ := args["appId"].(string)
+				return s.act(ctx, "open", []string{id})
+			}},
+		{name: "press", description: "Tap an element or a point.",
+			schema: `{"type":"object","properties":{"selector":` + selectorSchema + `,"x":{"type":"number"},"y":{"type":"number"}},"additionalProperties":false}`,
+			run:    target("press")},
+		{name: "fill", description: "Tap a field and type text into it.",
+			schema: `{"type":"object","properties":{"selector":` + selectorSchema + `,"text":{"type":"string"}},"required":["selector","text"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				sel, _ := args["selector"].(string)
+				text, _ := args["text"].(string)
+				return s.act(ctx, "fill", []string{sel, text})
+			}},
+		{name: "type", description: "Type text into the focused field.",
+			schema: `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				text, _ := args["text"].(string)
+				return s.act(ctx, "type", []string{text})
+			}},
+		{name: "swipe", description: "Swipe from (x1,y1) to (x2,y2): a 100 ms fling, repeated count times.",
+			schema: `{"type":"object","properties":{"x1":{"type":"number"},"y1":{"type":"number"},"x2":{"type":"number"},"y2":{"type":"number"},"count":{"type":"integer","minimum":1},"pauseMs":{"type":"integer","minimum":0},"pattern":{"type":"string","enum":["one-way","ping-pong"]}},"required":["x1","y1","x2","y2"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				a, ok1 := point(args, "x1", "y1")
+				b, ok2 := point(args, "x2", "y2")
+				if !ok1 || !ok2 {
+					return nil, canonical.NewError(canonical.CodeInvalidArgs, "swipe needs numbers x1, y1, x2 and y2").WithHint(`pass {"x1":200,"y1":600,"x2":200,"y2":200}`)
+				}
+				line := append(a, b...)
+				if c, ok := args["count"].(float64); ok {
+					line = append(line, "--count", numArg(c))
+				}
+				if p, ok := args["pauseMs"].(float64); ok {
+					line = append(line, "--pause-ms", numArg(p))
+				}
+				if p, ok := args["pattern"].(string); ok {
+					line = append(line, "--pattern", p)
+				}
+				return s.act(ctx, "swipe", line)
+			}},
+		{name: "scroll", description: "Scroll up, down, left or right, optionally until an element is visible.",
+			schema: `{"type":"object","properties":{"direction":{"type":"string","enum":["up","down","left","right"]},"amount":{"type":"number"},"until":` + selectorSchema + `},"required":["direction"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				dir, _ := args["direction"].(string)
+				line := []string{dir}
+				if a, ok := args["amount"].(float64); ok {
+					line = append(line, numArg(a))
+				}
+				if u, ok := args["until"].(string); ok {
+					line = append(line, "--until", u)
+				}
+				return s.act(ctx, "scroll", line)
+			}},
+		{name: "gesture", description: "Perform a gesture given as structured input (contracts §3: pan, fling, swipe, pinch, rotate, transform, drag).",
+			schema: `{"type":"object","properties":{"input":{"type":"object","description":"structured gesture input, e.g. {\"kind\":\"pinch\",\"scale\":0.5}"}},"required":["input"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				raw, ok := args["input"]
+				if !ok {
+					return nil, canonical.NewError(canonical.CodeInvalidArgs, `gesture needs "input"`).WithHint(`pass {"input":{"kind":"pinch","scale":0.5}}`)
+				}
+				in, err := canonical.NormalizeGesture(raw)
+				if err != nil {
+					return nil, err
+				}
+				// Normalized once, here; the step runs as the .ad gesture
+				// line's step does.
+				flow := &canonical.Flow{Name: "gesture", Commands: []canonical.Command{&canonical.GestureStep{Meta: canonical.Meta{Name: "gesture"}, Input: in}}}
+				return s.runAction(ctx, &deviceAction{command: "gesture", line: "gesture (structured input)", flow: flow})
+			}},
+		{name: "back", description: "Press back (a no-op on iOS, as in Maestro).", schema: `{"type":"object","additionalProperties":false}`, run: simple("back")},
+		{name: "home", description: "Leave the app for the home screen.", schema: `{"type":"object","additionalProperties":false}`, run: simple("home")},
+		{name: "snapshot", description: "Read the screen: its elements, numbered @e1, @e2… for later selectors.", schema: `{"type":"object","additionalProperties":false}`, run: simple("snapshot")},
+		{name: "screenshot", description: "Take a screenshot; with path, save it there, else return it as base64 PNG.",
+			schema: `{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				if p, ok := args["path"].(string); ok && p != "" {
+					return s.act(ctx, "screenshot", []string{p})
+				}
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				sess, err := s.open(ctx)
+				if err != nil {
+					return nil, err
+				}
+				png, err := sess.dev.Screenshot(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"success": true, "data": map[string]any{"pngBase64": base64.StdEncoding.EncodeToString(png)}}, nil
+			}},
+		{name: "wait", description: "Wait until an element is visible.",
+			schema: `{"type":"object","properties":{"selector":` + selectorSchema + `,"timeoutMs":{"type":"integer","minimum":0}},"required":["selector"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				sel, _ := args["selector"].(string)
+				line := []string{sel}
+				if t, ok := args["timeoutMs"].(float64); ok {
+					line = append(line, numArg(t))
+				}
+				return s.act(ctx, "wait", line)
+			}},
+		{name: "is", description: "Check an element: visible, hidden, exists or absent; a check that fails is a tool error.",
+			schema: `{"type":"object","properties":{"predicate":{"type":"string","enum":["visible","hidden","exists","absent"]},"selector":` + selectorSchema + `},"required":["predicate","selector"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				p, _ := args["predicate"].(string)
+				sel, _ := args["selector"].(string)
+				return s.act(ctx, "is", []string{p, sel})
+			}},
+	}
+}
+
+func numArg(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
