@@ -423,4 +423,3 @@ func mcpTools() []mcpTool {
 }
 
 func numArg(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
