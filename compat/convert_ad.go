@@ -1012,6 +1012,16 @@ func (w *adWriter) scrollUntil(t *canonical.ScrollUntilVisible) ([]Action, []str
 	return []Action{act("scroll", t.Direction).with("until", adEscape(s.chain))}, why
 }
 
+// GestureAction is a structured gesture's .ad action (what `flow gesture`
+// takes on its command line), or the reasons it has none.
+func GestureAction(g canonical.GestureInput) (Action, []string) {
+	acts, why := gestureAction(g)
+	if len(why) > 0 || len(acts) != 1 {
+		return Action{}, why
+	}
+	return acts[0], nil
+}
+
 // gestureAction writes a gesture in the positional syntax.
 func gestureAction(g canonical.GestureInput) ([]Action, []string) {
 	n := canonical.FormatNumber
@@ -1058,9 +1068,20 @@ func gestureAction(g canonical.GestureInput) ([]Action, []string) {
 		add(ms(g.DurationMs)...)
 	case canonical.KindDrag:
 		add(adEscape(g.Source), adEscape(g.Destination))
-		add(ms(g.SourceHoldMs)...)
-		add(ms(g.MoveMs)...)
-		add(ms(g.DestinationHoldMs)...)
+		// The durations are positional: one left out before a given one is
+		// written as its default, so the given one keeps its place.
+		hold, move, dhold := g.SourceHoldMs, g.MoveMs, g.DestinationHoldMs
+		if dhold != nil && move == nil {
+			v := canonical.DefaultMoveMs
+			move = &v
+		}
+		if move != nil && hold == nil {
+			v := canonical.DefaultSourceHoldMs
+			hold = &v
+		}
+		add(ms(hold)...)
+		add(ms(move)...)
+		add(ms(dhold)...)
 	default:
 		return nil, []string{fmt.Sprintf("unknown gesture kind %q", g.Kind)}
 	}

@@ -11,12 +11,14 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/planner"
 )
 
@@ -204,11 +206,15 @@ func (s *mcpServer) act(ctx context.Context, command string, args []string) (any
 	return s.runLocked(ctx, sess, act)
 }
 
-// runAction runs a parsed action on the session.
-func (s *mcpServer) runAction(ctx context.Context, act *deviceAction) (any, error) {
+// actLine runs one .ad action line on the session.
+func (s *mcpServer) actLine(ctx context.Context, command, line string) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess, err := s.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	act, err := parseLine(s.env, s.opts, command, line)
 	if err != nil {
 		return nil, err
 	}
@@ -376,10 +382,15 @@ func mcpTools() []mcpTool {
 				if err != nil {
 					return nil, err
 				}
-				// Normalized once, here; the step runs as the .ad gesture
-				// line's step does.
-				flow := &canonical.Flow{Name: "gesture", Commands: []canonical.Command{&canonical.GestureStep{Meta: canonical.Meta{Name: "gesture"}, Input: in}}}
-				return s.runAction(ctx, &deviceAction{command: "gesture", line: "gesture (structured input)", flow: flow})
+				// Checked here with the structured form's own errors, then run
+				// as its exact .ad line, so it performs and records as
+				// `flow gesture` does.
+				a, why := compat.GestureAction(in)
+				if len(why) > 0 {
+					return nil, canonical.Errorf(canonical.CodeInvalidArgs, "this gesture has no .ad form: %s", strings.Join(why, "; ")).
+						WithHint("use the kinds and fields of contracts §3")
+				}
+				return s.actLine(ctx, "gesture", compat.EncodeAction(a))
 			}},
 		{name: "back", description: "Press back (a no-op on iOS, as in Maestro).", schema: `{"type":"object","additionalProperties":false}`, run: simple("back")},
 		{name: "home", description: "Leave the app for the home screen.", schema: `{"type":"object","additionalProperties":false}`, run: simple("home")},

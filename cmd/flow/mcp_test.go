@@ -274,3 +274,45 @@ func TestMCPServesPipelinedCallsInOrder(t *testing.T) {
 		t.Fatal("flow mcp did not end when stdin closed")
 	}
 }
+
+// TestMCPRecordsAsTheCLI: a session opened with a record path appends the
+// same .ad lines as the CLI's --record for the same commands, structured
+// gesture input included, so an agent's exploration replays.
+func TestMCPRecordsAsTheCLI(t *testing.T) {
+	dir := t.TempDir()
+	viaMCP, viaCLI := filepath.Join(dir, "mcp.ad"), filepath.Join(dir, "cli.ad")
+
+	h := startMCP(t)
+	h.mustCall("open_device", map[string]any{"record": viaMCP})
+	h.mustCall("launch_app", map[string]any{"appId": "com.example.shop"})
+	h.mustCall("press", map[string]any{"selector": `text="Log in"`})
+	h.mustCall("fill", map[string]any{"selector": "id=email", "text": "ada@example.com"})
+	h.mustCall("gesture", map[string]any{"input": map[string]any{"kind": "pinch", "scale": 0.5}})
+	h.mustCall("gesture", map[string]any{"input": map[string]any{"kind": "drag", "source": "id=email", "destination": `text="Remember me"`, "moveMs": 64}})
+	h.mustCall("close_device", nil)
+	h.stdin.Close()
+	<-h.exit
+
+	state := t.TempDir()
+	cli := func(args ...string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: state}
+		if code := run(context.Background(), env, append(append([]string{"flow"}, args...), "--record", viaCLI)); code != 0 {
+			t.Fatalf("flow %v: exit %d\n%s%s", args, code, out.String(), errb.String())
+		}
+	}
+	cli("open", "com.example.shop")
+	cli("press", `text=Log in`)
+	cli("fill", "id=email", "ada@example.com")
+	cli("gesture", "pinch", "0.5")
+	cli("gesture", "drag", "id=email", `text=Remember me`, "800", "64")
+	a, errA := os.ReadFile(viaMCP)
+	b, errB := os.ReadFile(viaCLI)
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
+	if string(a) != string(b) || strings.Count(string(a), "\n") < 5 {
+		t.Fatalf("MCP recorded:\n%s\nthe CLI recorded:\n%s", a, b)
+	}
+}

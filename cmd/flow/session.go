@@ -70,7 +70,11 @@ func parseAction(env Env, o cliOptions, state *heldState, command string, args [
 	if err != nil {
 		return nil, err
 	}
-	line := actionLine(command, args)
+	return parseLine(env, o, command, actionLine(command, args))
+}
+
+// parseLine normalizes one .ad action line.
+func parseLine(env Env, o cliOptions, command, line string) (*deviceAction, error) {
 	flow, script, err := loadAdSource("<command line>", []byte(line+"\n"), o.env, environ(env), strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":"))
 	if err != nil {
 		// The command line is not a file: drop the script position.
