@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/flow-runner/flow/exec/ios"
 	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/ios"
 )
 
 // Env is everything the CLI takes from the process, passed in so tests run
@@ -36,6 +37,9 @@ type Env struct {
 	// IOSLink reaches real iPhones; nil is go-ios over usbmuxd (tests give
 	// a fake phone).
 	IOSLink ios.PhoneLink
+	// OnStep, when set, hears each step flow test finishes (flow mcp
+	// sends them to the client as progress).
+	OnStep func(flow string, step exec.StepResult, description string)
 }
 
 // Exit codes of contracts §1.
@@ -123,6 +127,13 @@ func newApp(env Env) *cli.App {
 	}
 	walk("flow", app.Commands)
 	return app
+}
+
+// invoke runs one flow invocation as run does, but hands its error back
+// instead of printing it (flow mcp answers with it).
+func invoke(ctx context.Context, env Env, args []string) error {
+	app := newApp(env)
+	return app.RunContext(ctx, hoistArgs(app, args))
 }
 
 // run executes one flow invocation and returns the exit status.

@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +23,7 @@ import (
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/compat"
+	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/planner"
 )
 
@@ -98,7 +103,7 @@ func newMCPServer(env Env) *mcpServer {
 					}
 					args = m
 				}
-				out, err := tool.run(ctx, s, args)
+				out, err := tool.run(context.WithValue(ctx, toolRequestKey{}, req), s, args)
 				if err != nil {
 					return toolError(err), nil
 				}
@@ -232,6 +237,48 @@ func (s *mcpServer) runLocked(ctx context.Context, sess *deviceSession, act *dev
 	return commandJSON(act.command, out.result, out.plans), nil
 }
 
+// toolRequestKey carries the call's request to tools that answer with
+// more than a result (run_flows' progress).
+type toolRequestKey struct{}
+
+// invokeJSON runs a flow command that prints JSON and returns it decoded;
+// an error of the command is the tool's error.
+func (s *mcpServer) invokeJSON(ctx context.Context, args ...string) (any, error) {
+	var out, errb bytes.Buffer
+	env := s.env
+	env.Stdout, env.Stderr, env.Stdin = &out, &errb, strings.NewReader("")
+	if err := invoke(ctx, env, append([]string{"flow"}, args...)); err != nil {
+		var done reported
+		if !errors.As(err, &done) {
+			return nil, err
+		}
+	}
+	v, err := canonical.DecodeJSON(out.Bytes())
+	if err != nil {
+		return nil, canonical.Errorf(canonical.CodeInternal, "flow %s printed no JSON: %v", args[0], err)
+	}
+	return v, nil
+}
+
+// stringList reads a JSON array of strings, refusing anything else.
+func stringList(args map[string]any, name string) ([]string, error) {
+	raw, ok := args[name]
+	if !ok {
+		return nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s must be a list of strings", name).WithHint(fmt.Sprintf(`pass "%s":["flows/demo"]`, name))
+	}
+	out := make([]string, len(list))
+	for i, v := range list {
+		if out[i], ok = v.(string); !ok {
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s[%d] must be a string", name, i).WithHint(fmt.Sprintf(`pass "%s":["flows/demo"]`, name))
+		}
+	}
+	return out, nil
+}
+
 // mcpTool is one tool: its JSON Schema and what it does with its
 // arguments (already decoded as the CLI decodes JSON).
 type mcpTool struct {
@@ -268,6 +315,46 @@ func mcpTools() []mcpTool {
 		}
 	}
 	return []mcpTool{
+		{name: "devices", description: "List the devices flow can run on (sim, web, adb devices, iOS simulators and iPhones), as flow devices --json.",
+			schema: `{"type":"object","additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				return s.invokeJSON(ctx, "devices", "--json")
+			}},
+		{name: "check_flows", description: "Check Maestro flows and .ad scripts without a device (flow check --json): syntax, removed forms, gestures that cannot fit.",
+			schema: `{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"},"minItems":1},"platform":{"type":"string","enum":["android","ios","web"]},"viewport":{"type":"string","description":"X,Y,W,H"}},"required":["paths"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				paths, err := stringList(args, "paths")
+				if err != nil {
+					return nil, err
+				}
+				line := append([]string{"check", "--json"}, paths...)
+				for _, k := range []string{"platform", "viewport"} {
+					if v, ok := args[k].(string); ok {
+						line = append(line, "--"+k, v)
+					}
+				}
+				return s.invokeJSON(ctx, line...)
+			}},
+		{name: "convert", description: "Convert a Maestro flow to an .ad script or back (flow convert); exact or refused with the position and reason.",
+			schema: `{"type":"object","properties":{"path":{"type":"string"},"to":{"type":"string","enum":["ad","maestro"]},"appId":{"type":"string"}},"required":["path","to"],"additionalProperties":false}`,
+			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+				path, _ := args["path"].(string)
+				to, _ := args["to"].(string)
+				line := []string{"flow", "convert", path, "--to", to}
+				if a, ok := args["appId"].(string); ok {
+					line = append(line, "--app-id", a)
+				}
+				var out, errb bytes.Buffer
+				env := s.env
+				env.Stdout, env.Stderr, env.Stdin = &out, &errb, strings.NewReader("")
+				if err := invoke(ctx, env, line); err != nil {
+					return nil, err
+				}
+				return map[string]any{"success": true, "data": map[string]any{"output": out.String()}}, nil
+			}},
+		{name: "run_flows", description: "Run Maestro flows or .ad scripts (flow test) and return the JSON report; each finished step is sent as progress, and cancelling the call stops the run.",
+			schema: `{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"},"minItems":1},"device":{"type":"string","default":"sim"},"env":{"type":"object","additionalProperties":{"type":"string"}},"includeTags":{"type":"string"},"excludeTags":{"type":"string"}},"required":["paths"],"additionalProperties":false}`,
+			run:    runFlowsTool},
 		{name: "open_device", description: "Open the device later tools act on (closing the one open): sim (default; its state is the CLI's), sim:android, sim:ios, android[:SERIAL], ios[:UDID].",
 			schema: `{"type":"object","properties":{"device":{"type":"string","default":"sim"},"apps":{"type":"array","items":{"type":"string"},"description":"app model files to install on sim"},"record":{"type":"string","description":"append each passed action to this .ad script"}},"additionalProperties":false}`,
 			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
@@ -431,6 +518,92 @@ func mcpTools() []mcpTool {
 				return s.act(ctx, "is", []string{p, sel})
 			}},
 	}
+}
+
+// runFlowsTool runs flow test in process. The device session is closed
+// first: a run on sim reads and writes sim's saved state, as the CLI's
+// does, and the next device tool reopens it from there.
+func runFlowsTool(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
+	paths, err := stringList(args, "paths")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "flow-mcp-run-")
+	if err != nil {
+		return nil, canonical.Errorf(canonical.CodeInternal, "no folder for the report: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	report := filepath.Join(dir, "report.json")
+	device := "sim"
+	if d, ok := args["device"].(string); ok && d != "" {
+		device = d
+	}
+	line := append([]string{"flow", "test", "--device", device, "--format", "json", "--output", report}, paths...)
+	if vars, ok := args["env"].(map[string]any); ok {
+		keys := make([]string, 0, len(vars))
+		for k := range vars {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v, ok := vars[k].(string)
+			if !ok {
+				return nil, canonical.Errorf(canonical.CodeInvalidArgs, "env.%s must be a string", k).WithHint(`pass "env":{"EMAIL":"ada@example.com"}`)
+			}
+			line = append(line, "-e", k+"="+v)
+		}
+	}
+	for _, k := range []string{"includeTags", "excludeTags"} {
+		if v, ok := args[k].(string); ok {
+			line = append(line, "--"+map[string]string{"includeTags": "include-tags", "excludeTags": "exclude-tags"}[k], v)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.closeSessionLocked(ctx); err != nil {
+		return nil, err
+	}
+	var out, errb bytes.Buffer
+	env := s.env
+	env.Stdout, env.Stderr, env.Stdin = &out, &errb, strings.NewReader("")
+	req, _ := ctx.Value(toolRequestKey{}).(*mcp.CallToolRequest)
+	if req != nil && req.Session != nil && req.Params.GetProgressToken() != nil {
+		token := req.Params.GetProgressToken()
+		var n float64
+		var mu sync.Mutex
+		env.OnStep = func(flow string, step exec.StepResult, desc string) {
+			mu.Lock()
+			n++
+			p := n
+			mu.Unlock()
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p,
+				Message: fmt.Sprintf("%s: %s %s", flow, step.Status, desc)})
+		}
+	}
+	runErr := invoke(ctx, env, line)
+	var done reported
+	if runErr != nil && !errors.As(runErr, &done) && ctx.Err() == nil {
+		return nil, runErr
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, canonical.NewError(canonical.CodeInterrupted, "the run was cancelled before it wrote a report").WithHint("run it again to finish")
+		}
+		return nil, canonical.Coded(runErr)
+	}
+	rep, err := canonical.DecodeJSON(data)
+	if err != nil {
+		return nil, canonical.Errorf(canonical.CodeInternal, "the report is not JSON: %v", err)
+	}
+	code := exitOK
+	if runErr != nil {
+		code = exitCode(canonical.CodeOf(runErr))
+	}
+	if ctx.Err() != nil {
+		code = exitCode(canonical.CodeInterrupted)
+	}
+	return map[string]any{"success": code == exitOK, "exitCode": code, "report": rep}, nil
 }
 
 func numArg(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,11 +30,15 @@ type mcpHarness struct {
 
 func startMCP(t *testing.T) *mcpHarness {
 	t.Helper()
+	return startMCPWith(t, nil)
+}
+
+func startMCPWith(t *testing.T, opts *mcp.ClientOptions) *mcpHarness {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &mcpHarness{t: t, stdin: inW, exit: make(chan int, 1), stateDir: t.TempDir(), stderr: &bytes.Buffer{}}
-	vars := map[string]string{"FLOW_STATE_DIR": h.stateDir}
-	env := Env{Stdin: inR, Stdout: outW, Stderr: h.stderr, Getenv: func(k string) string { return vars[k] }, StateDir: h.stateDir}
+	env := Env{Stdin: inR, Stdout: outW, Stderr: h.stderr, Getenv: func(string) string { return "" }, StateDir: h.stateDir}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	go func() {
@@ -41,7 +46,7 @@ func startMCP(t *testing.T) *mcpHarness {
 		outW.Close()
 		h.exit <- code
 	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "flow-test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "flow-test", Version: "1"}, opts)
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -314,5 +319,128 @@ func TestMCPRecordsAsTheCLI(t *testing.T) {
 	}
 	if string(a) != string(b) || strings.Count(string(a), "\n") < 5 {
 		t.Fatalf("MCP recorded:\n%s\nthe CLI recorded:\n%s", a, b)
+	}
+}
+
+// TestMCPRunFlowsReportsAndProgresses: run_flows returns the JSON report
+// flow test writes, with one progress notification per finished step;
+// check_flows, convert and devices answer as their CLI commands' --json.
+func TestMCPRunFlowsReportsAndProgresses(t *testing.T) {
+	var mu sync.Mutex
+	var notes []string
+	h := startMCPWith(t, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		notes = append(notes, r.Params.Message)
+		mu.Unlock()
+	}})
+	params := &mcp.CallToolParams{Name: "run_flows", Arguments: map[string]any{"paths": []string{"../../flows/demo"}}}
+	params.SetProgressToken("run-1")
+	res, err := h.cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError {
+		t.Fatalf("run_flows: %v %v", err, res)
+	}
+	var out struct {
+		Success  bool `json:"success"`
+		ExitCode int  `json:"exitCode"`
+		Report   struct {
+			Flows []struct {
+				Name   string `json:"name"`
+				Status string `json:"status"`
+				Steps  []any  `json:"steps"`
+			} `json:"flows"`
+		} `json:"report"`
+	}
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for _, f := range out.Report.Flows {
+		steps += len(f.Steps)
+		if f.Status != "passed" {
+			t.Errorf("%s: %s", f.Name, f.Status)
+		}
+	}
+	if !out.Success || out.ExitCode != 0 || len(out.Report.Flows) != 5 || steps == 0 {
+		t.Fatalf("run_flows answered %+v", out)
+	}
+	// Notifications may trail the answer by a moment.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(notes)
+		mu.Unlock()
+		if n >= steps || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	if len(notes) < steps || !strings.Contains(strings.Join(notes, "\n"), "passed") {
+		t.Errorf("%d progress notifications for %d steps: %q", len(notes), steps, notes)
+	}
+	mu.Unlock()
+
+	check := h.mustCall("check_flows", map[string]any{"paths": []any{"../../flows/demo"}})
+	cli := runFlow(t, "", "check", "--json", "../../flows/demo")
+	if mustJSON(t, check) != strings.TrimSpace(mustJSONText(t, cli.stdout)) {
+		t.Errorf("check_flows differs from flow check --json:\n%v\n%s", check, cli.stdout)
+	}
+	conv := h.mustCall("convert", map[string]any{"path": "testdata/convert/convertible.yaml", "to": "ad"})
+	cliConv := runFlow(t, "", "convert", "testdata/convert/convertible.yaml", "--to", "ad")
+	if conv["data"].(map[string]any)["output"] != cliConv.stdout || cliConv.code != 0 {
+		t.Errorf("convert differs from flow convert:\n%v\n%s", conv, cliConv.stdout)
+	}
+	if _, isErr := h.call("devices", nil); isErr {
+		t.Error("devices failed")
+	}
+	h.mustFail("run_flows", map[string]any{"paths": []any{"no/such/flows"}}, "INVALID_ARGS")
+}
+
+// mustJSONText re-encodes a JSON text compactly, for comparing values.
+func mustJSONText(t *testing.T, text string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		t.Fatalf("%v: %s", err, text)
+	}
+	return mustJSON(t, v)
+}
+
+// TestMCPRunFlowsCancels: cancelling a long run_flows call stops the run
+// at once; the server goes on serving.
+func TestMCPRunFlowsCancels(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, "long.yaml")
+	os.WriteFile(long, []byte("appId: com.example.shop\n---\n- launchApp\n- repeat:\n    times: 1000000\n    commands:\n      - tapOn: Log in\n      - back\n"), 0o644)
+	started := make(chan struct{}, 1)
+	h := startMCPWith(t, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	params := &mcp.CallToolParams{Name: "run_flows", Arguments: map[string]any{"paths": []string{long}}}
+	params.SetProgressToken("long")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := h.cs.CallTool(ctx, params)
+		errc <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run never progressed")
+	}
+	begin := time.Now()
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("a cancelled call answered")
+	}
+	// The run stops and gives the device back: a snapshot needs the
+	// session (and sim's state lock) the run held.
+	h.mustCall("snapshot", nil)
+	if d := time.Since(begin); d > 20*time.Second {
+		t.Errorf("the cancelled run went on for %v", d)
 	}
 }

@@ -27,6 +27,8 @@ type progress struct {
 	quietSteps bool
 	// loopShown is when a long loop's run number was last shown.
 	loopShown time.Time
+	// onStep hears every finished step (Env.OnStep).
+	onStep func(flow string, step exec.StepResult, description string)
 }
 
 func newProgress(w io.Writer, tty bool, total int) *progress {
@@ -62,9 +64,12 @@ func (p *progress) StepStarted(_ *canonical.Flow, _ canonical.Command, desc stri
 
 func indent(depth int) string { return strings.Repeat("  ", depth+1) }
 
-func (p *progress) StepFinished(_ *canonical.Flow, s exec.StepResult, desc string) {
+func (p *progress) StepFinished(f *canonical.Flow, s exec.StepResult, desc string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.onStep != nil {
+		p.onStep(f.Name, s, desc)
+	}
 	if p.quietSteps && s.Status != exec.StatusFailed && s.Status != exec.StatusInterrupted {
 		return
 	}

@@ -242,6 +242,7 @@ func runTest(c *cli.Context, env Env) error {
 		events = &lockedWriter{w: eventLog}
 	}
 	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", countWork(work)+len(plan.Broken))
+	prog.onStep = env.OnStep
 	prog.quietSteps = len(work) > 1
 	wallStart := time.Now()
 	var obs exec.Observer = prog
