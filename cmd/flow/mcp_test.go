@@ -444,3 +444,38 @@ func TestMCPRunFlowsCancels(t *testing.T) {
 		t.Errorf("the cancelled run went on for %v", d)
 	}
 }
+
+// TestMCPOverHTTP: --listen serves the same tools over streamable HTTP.
+func TestMCPOverHTTP(t *testing.T) {
+	var stderr syncBuffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Getenv: func(string) string { return "" }, StateDir: t.TempDir()}
+	ctx, cancel := context.WithCancel(context.Background())
+	exit := make(chan int, 1)
+	go func() { exit <- run(ctx, env, []string{"flow", "mcp", "--listen", "127.0.0.1:0"}) }()
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == ""; {
+		if _, after, ok := strings.Cut(stderr.String(), "serving "); ok {
+			url = strings.TrimSpace(after)
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no address: %s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "plan_gesture",
+		Arguments: map[string]any{"input": map[string]any{"kind": "rotate", "degrees": 35}, "platform": "ios"}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"intent":"rotate"`) {
+		t.Fatalf("plan_gesture over HTTP: %v %+v", err, res)
+	}
+	cs.Close()
+	cancel()
+	select {
+	case <-exit:
+	case <-time.After(10 * time.Second):
+		t.Fatal("flow mcp --listen did not stop")
+	}
+}
