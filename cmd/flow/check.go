@@ -142,6 +142,33 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 			res.problems = append(res.problems, canonical.Coded(err))
 		}
 	}
+	var scripts []*canonical.Flow
+	// check counts a command and plans its gesture on every target.
+	check := func(c canonical.Command) {
+		if ctx.Err() != nil {
+			return
+		}
+		res.commands++
+		var failures []*canonical.Error
+		switch x := c.(type) {
+		case *canonical.Swipe:
+			failures = planSwipeChecks(x, targets)
+		case *canonical.GestureStep, *canonical.SwipeSeries:
+			// .ad and CLI gestures with their points written out: flow
+			// test refuses them before the device acts, so check does.
+			failures = planCommandChecks(c, targets)
+		}
+		if len(failures) > 0 {
+			if len(targets) > 1 && len(failures) < len(targets) {
+				// It fits some default platform: absolute coordinates
+				// written for one device size. Say so, but do not fail
+				// a suite that may never run there.
+				res.warnings = append(res.warnings, failures...)
+			} else {
+				res.problems = append(res.problems, failures...)
+			}
+		}
+	}
 	if ws != nil {
 		// Every selected script is checked, whatever its tags would do.
 		for _, f := range ws.Scripts {
@@ -155,8 +182,9 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 				continue
 			}
 			res.files++
+			scripts = append(scripts, flow)
 			adWarnings = append(adWarnings, flow.Warnings...)
-			canonical.Walk(flow.Commands, func(canonical.Command) { res.commands++ })
+			canonical.Walk(flow.Commands, check)
 		}
 	}
 	res.warnings = append(l.Warnings(), adWarnings...)
@@ -165,25 +193,9 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 			return res
 		}
 		res.files++
-		f.AllCommands(func(c canonical.Command) {
-			if ctx.Err() != nil {
-				return
-			}
-			res.commands++
-			if sw, ok := c.(*canonical.Swipe); ok {
-				failures := planSwipeChecks(sw, targets)
-				if len(targets) > 1 && len(failures) > 0 && len(failures) < len(targets) {
-					// It fits some default platform: absolute coordinates
-					// written for one device size. Say so, but do not fail
-					// a suite that may never run there.
-					res.warnings = append(res.warnings, failures...)
-				} else {
-					res.problems = append(res.problems, failures...)
-				}
-			}
-		})
+		f.AllCommands(check)
 	}
-	res.files += failedFiles(res.problems, append(l.Flows(), l.Partial()...))
+	res.files += failedFiles(res.problems, append(append(l.Flows(), l.Partial()...), scripts...))
 	sortProblems(res.problems)
 	sortProblems(res.warnings)
 	return res
@@ -216,6 +228,28 @@ func sortProblems(ps []*canonical.Error) {
 		}
 		return a.Col < b.Col
 	})
+}
+
+// planCommandChecks plans a gesture command on every target, as flow
+// test's pre-planning does; one that cannot fit fails here.
+func planCommandChecks(c canonical.Command, targets []planTarget) []*canonical.Error {
+	var out []*canonical.Error
+	for _, t := range targets {
+		_, handled, err := planGestureCommand(c, planOptions{platform: t.platform, viewport: t.viewport})
+		if !handled || err == nil {
+			continue
+		}
+		ce := canonical.Coded(canonical.AtIfNone(err, c.Base().Pos))
+		e := *ce
+		e.Message = fmt.Sprintf("%s on %s %s", ce.Message, t.platform, viewportText(t.viewport))
+		e.Details = map[string]any{}
+		for k, v := range ce.Details {
+			e.Details[k] = v
+		}
+		e.Details["platform"] = string(t.platform)
+		out = append(out, &e)
+	}
+	return out
 }
 
 // planSwipeChecks plans a swipe whose ends are known without a screen on
