@@ -1,5 +1,7 @@
 package canonical
 
+import "strings"
+
 // closest returns the candidate nearest to s by edit distance when it is
 // close enough to be a likely typo, else "". Used for did-you-mean hints.
 func closest(s string, candidates []string) string {
@@ -35,4 +37,40 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// Suggest is the candidate a mistyped name most likely meant: the nearest
+// by edit distance, else one with two neighbouring letters swapped, else
+// the only candidate it starts.
+func Suggest(s string, candidates []string) string {
+	if near := closest(s, candidates); near != "" {
+		return near
+	}
+	for _, c := range candidates {
+		if swapped(s, c) {
+			return c
+		}
+	}
+	prefixed := ""
+	for _, c := range candidates {
+		if len(s) >= 2 && strings.HasPrefix(c, s) {
+			if prefixed != "" {
+				return ""
+			}
+			prefixed = c
+		}
+	}
+	return prefixed
+}
+
+// swapped reports whether a is b with two neighbouring letters swapped.
+func swapped(a, b string) bool {
+	if len(a) != len(b) || a == b {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }

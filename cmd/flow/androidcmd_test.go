@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	flowapi "github.com/flow-runner/flow"
 )
 
 // TestAndroidHelperBuildWithoutSDK: with no SDK there is nothing to build
@@ -24,7 +26,7 @@ func TestDevicesListsTheFakePhone(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, env.Stdout, env.Stderr)
 	}
 	var list struct {
-		Devices []deviceLine `json:"devices"`
+		Devices []flowapi.DeviceInfo `json:"devices"`
 	}
 	out := env.Stdout.(interface{ String() string }).String()
 	if err := json.Unmarshal([]byte(out), &list); err != nil {

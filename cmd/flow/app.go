@@ -4,43 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/exec"
-	"github.com/flow-runner/flow/exec/ios"
 )
 
-// Env is everything the CLI takes from the process, passed in so tests run
-// the real command in-process.
-type Env struct {
-	Stdin   io.Reader
-	Stdout  io.Writer
-	Stderr  io.Writer
-	Getenv  func(string) string
-	Environ func() []string
-	// IsTTY says stdout is a terminal, where progress redraws in place.
-	IsTTY bool
-	// StateDir keeps sim's device state between invocations; empty keeps
-	// none (tests run isolated).
-	StateDir string
-	// LookPath finds a program on PATH (adb, to start its server); nil
-	// finds none, so a test never starts a program it did not mean to.
-	LookPath func(string) (string, error)
-	// ADB reaches the adb server; nil is the real one at
-	// ANDROID_ADB_SERVER_PORT (tests give a fake to pin what flow does
-	// with each answer).
-	ADB func(ctx context.Context, env Env) (androidHost, error)
-	// IOSLink reaches real iPhones; nil is go-ios over usbmuxd (tests give
-	// a fake phone).
-	IOSLink ios.PhoneLink
-	// OnStep, when set, hears each step flow test finishes (flow mcp
-	// sends them to the client as progress).
-	OnStep func(flow string, step exec.StepResult, description string)
-}
+// Env is everything the CLI takes from the process (flowapi.Env), passed in
+// so tests run the real command in-process.
+type Env = flowapi.Env
 
 // Exit codes of contracts §1.
 const (
@@ -263,7 +237,7 @@ func unknownCommand(group, name string, cmds []*cli.Command) *canonical.Error {
 		}
 	}
 	e := canonical.Errorf(canonical.CodeInvalidArgs, "%s has no command %q", group, name).With("command", name)
-	if near := suggest(name, names); near != "" {
+	if near := canonical.Suggest(name, names); near != "" {
 		return e.WithHint(fmt.Sprintf("did you mean %s %s? Run %s --help to see the commands", group, near, group))
 	}
 	return e.WithHint("run " + group + " --help to see the commands")
@@ -279,7 +253,7 @@ func usageError(err error, cmd string, flags []cli.Flag) *canonical.Error {
 		for _, f := range flags {
 			names = append(names, f.Names()...)
 		}
-		if near := suggest(bad, names); near != "" {
+		if near := canonical.Suggest(bad, names); near != "" {
 			dashes := "--"
 			if len(near) == 1 {
 				dashes = "-"
@@ -288,40 +262,4 @@ func usageError(err error, cmd string, flags []cli.Flag) *canonical.Error {
 		}
 	}
 	return e.WithHint("run " + cmd + " --help for usage")
-}
-
-// suggest is the candidate a mistyped name most likely meant: the nearest
-// by edit distance, else one with two neighbouring letters swapped, else
-// the only candidate it starts.
-func suggest(s string, candidates []string) string {
-	if near := canonical.Closest(s, candidates); near != "" {
-		return near
-	}
-	for _, c := range candidates {
-		if swapped(s, c) {
-			return c
-		}
-	}
-	prefixed := ""
-	for _, c := range candidates {
-		if len(s) >= 2 && strings.HasPrefix(c, s) {
-			if prefixed != "" {
-				return ""
-			}
-			prefixed = c
-		}
-	}
-	return prefixed
-}
-
-// swapped reports whether a is b with two neighbouring letters swapped.
-func swapped(a, b string) bool {
-	if len(a) != len(b) || a == b {
-		return false
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }

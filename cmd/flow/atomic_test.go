@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	flowapi "github.com/flow-runner/flow"
 )
 
 // TestKilledOutputWriter: a flow process killed while it writes a
@@ -125,7 +127,7 @@ func TestDeviceCommandOutputsChecked(t *testing.T) {
 			t.Errorf("%v: want exit 2 and %q:\n%s", c.args, c.want, r)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(state, simStateName)); err == nil {
+	if _, err := os.Stat(filepath.Join(state, flowapi.SimStateFile)); err == nil {
 		t.Error("a refused command touched the device")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/maestro"
 	"github.com/flow-runner/flow/planner"
@@ -40,7 +41,7 @@ func checkCommand(env Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res := runCheck(c.Context, osSource{}, toSlash(c.Args().Slice()), targets)
+			res := runCheck(c.Context, flowapi.OSSource{}, toSlash(c.Args().Slice()), targets)
 			if res.stopped != nil {
 				return res.stopped // incomplete: no summary that could pass for a verdict
 			}
@@ -78,13 +79,13 @@ func checkTargets(platform, viewport string) ([]planTarget, error) {
 			return nil, canonical.NewError(canonical.CodeInvalidArgs, "--viewport needs --platform").
 				WithHint("say which platform the viewport belongs to: --platform ios --viewport 0,0,390,844")
 		}
-		return []planTarget{{planner.Android, defaultViewport(planner.Android)}, {planner.IOS, defaultViewport(planner.IOS)}}, nil
+		return []planTarget{{planner.Android, flowapi.DefaultViewport(planner.Android)}, {planner.IOS, flowapi.DefaultViewport(planner.IOS)}}, nil
 	}
 	p, err := planner.ParsePlatform(platform)
 	if err != nil {
 		return nil, err
 	}
-	t := planTarget{p, defaultViewport(p)}
+	t := planTarget{p, flowapi.DefaultViewport(p)}
 	if viewport != "" {
 		if t.viewport, err = parseViewport(viewport); err != nil {
 			return nil, err
@@ -175,7 +176,7 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 			if ctx.Err() != nil {
 				return res
 			}
-			flow, text, err := loadAdFile(f, nil, nil, "")
+			flow, text, err := flowapi.LoadAdFile(f, nil, nil, "")
 			res.sources.addScript(f, text)
 			if err != nil {
 				res.problems = append(res.problems, canonical.Coded(err))

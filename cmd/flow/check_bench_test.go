@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	flowapi "github.com/flow-runner/flow"
 )
 
 // writeWorkspace writes n flows of about 25 commands each, sharing two
@@ -59,7 +61,7 @@ func BenchmarkCheckWorkspace1000(b *testing.B) {
 	paths := []string{filepath.ToSlash(dir)}
 	b.ReportAllocs()
 	for b.Loop() {
-		res := runCheck(context.Background(), osSource{}, paths, targets)
+		res := runCheck(context.Background(), flowapi.OSSource{}, paths, targets)
 		if len(res.problems) > 0 || res.files != 1001 {
 			b.Fatalf("unexpected result: %s %v", res.summary(), res.problems)
 		}
@@ -73,7 +75,7 @@ func TestCheckLargeWorkspace(t *testing.T) {
 	dir := t.TempDir()
 	writeWorkspace(t, dir, 20)
 	targets, _ := checkTargets("", "")
-	res := runCheck(context.Background(), osSource{}, []string{filepath.ToSlash(dir)}, targets)
+	res := runCheck(context.Background(), flowapi.OSSource{}, []string{filepath.ToSlash(dir)}, targets)
 	if len(res.problems) > 0 {
 		t.Fatalf("problems: %v", res.problems)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
@@ -44,7 +45,7 @@ func runConvert(c *cli.Context, env Env) error {
 			WithHint("flow convert FLOW.yaml --to ad, or flow convert SCRIPT.ad --to maestro")
 	}
 	file := filepath.ToSlash(args[0])
-	fromAd := isAdScript(file)
+	fromAd := flowapi.IsAdScript(file)
 	to := strings.ToLower(c.String("to"))
 	switch {
 	case to == "":
@@ -82,10 +83,10 @@ func runConvert(c *cli.Context, env Env) error {
 			environ = env.Environ()
 		}
 		var text []byte
-		flow, text, err = loadAdFile(file, vars, environ, "")
+		flow, text, err = flowapi.LoadAdFile(file, vars, environ, "")
 		sources.addScript(file, text)
 	} else {
-		sources.loader = maestro.NewLoader(osSource{}).WithContext(c.Context)
+		sources.loader = maestro.NewLoader(flowapi.OSSource{}).WithContext(c.Context)
 		flow, err = sources.loader.Load(file)
 	}
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gkampitakis/go-snaps/snaps"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/maestro"
@@ -56,7 +57,7 @@ func convertCLI(t *testing.T, args ...string) result {
 // overlaySource reads one file from memory and everything else from disk,
 // so a converted flow loads at its original path and finds its subflows.
 type overlaySource struct {
-	osSource
+	flowapi.OSSource
 	file string
 	data []byte
 }
@@ -65,7 +66,7 @@ func (o overlaySource) ReadFile(name string) ([]byte, error) {
 	if name == o.file {
 		return o.data, nil
 	}
-	return o.osSource.ReadFile(name)
+	return o.OSSource.ReadFile(name)
 }
 
 // loadSource loads a flow file of either format from disk.
@@ -73,10 +74,10 @@ func loadSource(t *testing.T, file string) *canonical.Flow {
 	t.Helper()
 	var f *canonical.Flow
 	var err error
-	if isAdScript(file) {
-		f, err = loadAdScript(file, nil, nil, "")
+	if flowapi.IsAdScript(file) {
+		f, err = flowapi.LoadAdScript(file, nil, nil, "")
 	} else {
-		f, err = maestro.NewLoader(osSource{}).Load(file)
+		f, err = maestro.NewLoader(flowapi.OSSource{}).Load(file)
 	}
 	if err != nil {
 		t.Fatalf("load %s: %v", file, err)
@@ -87,7 +88,7 @@ func loadSource(t *testing.T, file string) *canonical.Flow {
 // reloadAd loads converted .ad text as if it were file.
 func reloadAd(t *testing.T, file string, data []byte) *canonical.Flow {
 	t.Helper()
-	f, _, err := loadAdSource(file, data, nil, nil, "")
+	f, _, err := flowapi.LoadAdSource(file, data, nil, nil, "")
 	if err != nil {
 		t.Fatalf("the .ad written for %s does not load: %v\n%s", file, err, data)
 	}
@@ -225,7 +226,7 @@ func convertCorpus(t *testing.T) []string {
 		}
 		p = filepath.ToSlash(p)
 		switch {
-		case isAdScript(p):
+		case flowapi.IsAdScript(p):
 			files = append(files, p)
 		case (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) && d.Name() != "config.yaml":
 			files = append(files, p)
@@ -280,7 +281,7 @@ func TestConvertCorpus(t *testing.T) {
 	for _, file := range convertCorpus(t) {
 		src := loadSource(t, file)
 		rel := strings.TrimPrefix(file, "../../")
-		if isAdScript(file) {
+		if flowapi.IsAdScript(file) {
 			data, err := compat.ToMaestro(src, "")
 			if err != nil {
 				summary = append(summary, rel+" --to maestro: no form for "+strings.Join(checkProblems(t, file, err), ", "))
@@ -389,7 +390,7 @@ func TestConvertScalars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := maestro.NewLoader(osSource{}).LoadBytes(flow.File, data)
+	f, err := maestro.NewLoader(flowapi.OSSource{}).LoadBytes(flow.File, data)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
@@ -530,7 +531,7 @@ func TestConvertRandomText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := maestro.NewLoader(osSource{}).LoadBytes(flow.File, data)
+	f, err := maestro.NewLoader(flowapi.OSSource{}).LoadBytes(flow.File, data)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}

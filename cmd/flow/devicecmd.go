@@ -8,11 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
-	"github.com/flow-runner/flow/exec/fsext"
-	"github.com/flow-runner/flow/planner"
 )
 
 // deviceCommands are the CLI commands that act on the selected device one at
@@ -131,44 +129,6 @@ func splitCLIArgs(args []string) (cliOptions, []string, error) {
 	return o, rest, nil
 }
 
-// actionLine writes CLI arguments as one .ad line: flags stay bare, other
-// arguments are quoted when they hold spaces, quotes or backslashes.
-func actionLine(command string, args []string) string {
-	parts := []string{command}
-	for _, a := range args {
-		// The shell ate the quotes of text="Log in": put them back so the
-		// selector reads as one key=value term.
-		if k, v, ok := strings.Cut(a, "="); ok && isSelectorKey(k) && strings.ContainsAny(v, " \t") && !strings.HasPrefix(v, "\"") {
-			q, _ := json.Marshal(v)
-			a = k + "=" + string(q)
-		}
-		if strings.HasPrefix(a, "--") || (a != "" && !strings.ContainsAny(a, " \t\n\"\\") && !strings.HasPrefix(a, "#")) {
-			parts = append(parts, a)
-			continue
-		}
-		q, _ := json.Marshal(a)
-		parts = append(parts, string(q))
-	}
-	return strings.Join(parts, " ")
-}
-
-// gestureRecorder keeps the plans a command performed, for --json.
-type gestureRecorder struct {
-	next    exec.EventLog
-	plans   []planner.Plan
-	targets map[string]any // a drag's resolved endpoints
-}
-
-func (g *gestureRecorder) Record(typ string, fields map[string]any) {
-	if p, ok := fields["plan"].(planner.Plan); ok && typ == "gesture" {
-		g.plans = append(g.plans, p)
-		if t, ok := fields["targets"].(map[string]any); ok {
-			g.targets = t
-		}
-	}
-	g.next.Record(typ, fields)
-}
-
 func runDeviceCommand(ctx context.Context, env Env, command string, args []string) error {
 	o, rest, err := splitCLIArgs(args)
 	if err != nil {
@@ -177,45 +137,38 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	if err := checkCommandOutputs(o.record, o.events); err != nil {
 		return err
 	}
-	// One lock from the first read of the state dir (the refs) to the last
-	// write (state, refs, the --record and --events appends): commands run
-	// at once queue here, so each one applies to the state the previous
-	// one left.
-	state, err := lockSim(ctx, env, o.device)
+	// The session holds sim's state lock from the first read of the state
+	// dir (the refs) to the last write (state, refs, the --record and
+	// --events appends): commands run at once queue there, so each one
+	// applies to the state the previous one left. The device opens only
+	// once the command parsed, so a typo costs no device start.
+	s, err := flowapi.OpenSession(ctx, o.session(env))
 	if err != nil {
 		return err
 	}
-	defer state.release()
-	var act *deviceAction
-	if command != "snapshot" {
-		// Parsed before the device opens: a typo costs no device start.
-		if act, err = parseAction(env, o, state, command, rest); err != nil {
-			return err
-		}
-	}
-	s, err := openSession(ctx, env, o, state)
-	if err != nil {
-		return err
-	}
+	defer s.Close(ctx)
 	if command == "snapshot" {
-		snap, err := s.snapshot(ctx)
-		s.close(ctx)
+		snap, err := s.Snapshot(ctx)
 		if err != nil {
 			return err
 		}
 		printSnapshot(env, snap, o.json)
-		return nil
+		return s.Close(ctx)
 	}
-	out, runErr := s.run(ctx, act)
-	if err := s.close(ctx); err != nil && runErr == nil {
+	out, runErr := s.Do(ctx, command, rest...)
+	for _, w := range out.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", indentLines(printable(w), "  "))
+	}
+	if err := s.Close(ctx); err != nil && runErr == nil {
 		runErr = err
 	}
 	if runErr != nil {
 		return runErr
 	}
-	res := out.result
+	res := out.Result
 	if o.json {
-		writeCommandJSON(env, command, res, out.plans)
+		b, _ := json.Marshal(out.Answer(command))
+		fmt.Fprintln(env.Stdout, string(b))
 	} else {
 		for _, s := range res.Steps {
 			symbol := map[exec.Status]string{exec.StatusPassed: "✓", exec.StatusFailed: "✗", exec.StatusWarned: "!", exec.StatusSkipped: "-"}[s.Status]
@@ -231,111 +184,22 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	return nil
 }
 
-// writeCommandJSON prints agent-device's response shape (§9) for gestures:
-// kind, durationMs, pointerCount, from and to (centroids), the execution
-// profile and timing, the backend; other commands get their status.
-func writeCommandJSON(env Env, command string, res exec.FlowResult, plans []planner.Plan) {
-	b, _ := json.Marshal(commandJSON(command, res, plans))
-	fmt.Fprintln(env.Stdout, string(b))
-}
-
-// commandJSON is a device command's answer, shared by --json and flow mcp.
-func commandJSON(command string, res exec.FlowResult, plans []planner.Plan) map[string]any {
-	out := map[string]any{"success": res.Status != exec.StatusFailed}
-	if res.Error != nil {
-		out["error"] = res.Error
-	}
-	data := map[string]any{"command": command, "durationMs": res.DurationMs}
-	if len(plans) > 0 {
-		p := plans[len(plans)-1]
-		from, to := p.Centroids()
-		data = map[string]any{"kind": string(p.Intent), "durationMs": p.DurationMs, "pointerCount": len(p.Pointers),
-			"from": from, "to": to, "backend": "sim"}
-		if p.ExecutionProfile != "" {
-			data["executionProfile"] = p.ExecutionProfile
-			data["timing"] = map[string]any{"executionProfile": p.ExecutionProfile, "gestureDurationMs": p.DurationMs}
-		}
-		if len(plans) > 1 {
-			data["count"] = len(plans)
-		}
-	}
-	out["data"] = data
-	return out
-}
-
-// appendRecording appends the executed action to an .ad script, starting
-// it with a context header when the file is new.
-func appendRecording(file string, script *compat.Script, device string, opts fsext.WriteOptions) error {
-	lines := make([]string, len(script.Actions))
-	for i, a := range script.Actions {
-		lines[i] = compat.EncodeAction(a)
-	}
-	return appendScriptLines(file, device, lines, opts)
+// session is the flags as the session they open.
+func (o cliOptions) session(env Env) flowapi.SessionOptions {
+	return flowapi.SessionOptions{Target: flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper, Env: env},
+		Record: o.record, Events: o.events, Vars: o.env}
 }
 
 // printSnapshot prints a snapshot: one line per element, indented, each
 // element with an id or text numbered @e1, @e2…; --json prints the refs
 // and the hierarchy.
-func printSnapshot(env Env, snap deviceSnapshot, asJSON bool) {
+func printSnapshot(env Env, snap flowapi.Snapshot, asJSON bool) {
 	if asJSON {
-		b, _ := json.Marshal(map[string]any{"success": true, "data": map[string]any{"refs": snap.refs, "hierarchy": snap.root}})
+		b, _ := json.Marshal(map[string]any{"success": true, "data": map[string]any{"refs": snap.Refs, "hierarchy": snap.Root}})
 		fmt.Fprintln(env.Stdout, string(b))
 		return
 	}
-	for _, l := range snap.lines {
+	for _, l := range snap.Lines {
 		fmt.Fprintln(env.Stdout, l)
 	}
-}
-
-// selectorChain is the portable selector a ref stands for: the id when the
-// element has one, else its text or label.
-func selectorChain(n *exec.Node) string {
-	q := func(v string) string { b, _ := json.Marshal(v); return string(b) }
-	switch {
-	case n.ID != "":
-		return "id=" + q(n.ID)
-	case n.Text != "":
-		return "text=" + q(n.Text)
-	case n.Label != "":
-		return "label=" + q(n.Label)
-	}
-	return ""
-}
-
-// resolveRefs swaps @eN refs (from the last snapshot) for their selectors.
-func resolveRefs(state *heldState, args []string) ([]string, error) {
-	var chains map[string]string
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = a
-		if !strings.HasPrefix(a, "@e") {
-			continue
-		}
-		ref, _, _ := strings.Cut(a, "~")
-		if chains == nil {
-			var err error
-			if chains, err = state.readRefs(); err != nil {
-				return nil, err
-			}
-			if chains == nil {
-				return nil, canonical.Errorf(canonical.CodeInvalidArgs, "ref %s needs a snapshot first", a).
-					WithHint("run flow snapshot to number the elements on screen, then use their @e refs")
-			}
-		}
-		chain, ok := chains[ref]
-		if !ok {
-			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "ref %s is not in the last snapshot", a).
-				WithHint("run flow snapshot again: refs number the elements of the screen it saw")
-		}
-		out[i] = chain
-	}
-	return out, nil
-}
-
-func isSelectorKey(k string) bool {
-	switch k {
-	case "id", "text", "label", "value", "role", "appname", "windowtitle":
-		return true
-	}
-	return false
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gkampitakis/go-snaps/snaps"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec/android"
 	"github.com/flow-runner/flow/exec/ios"
@@ -25,13 +26,13 @@ const corpus = "../../flows"
 // valid ones and the deliberately broken ones under invalid/.
 func corpusFiles(t *testing.T) (valid, invalid []string) {
 	t.Helper()
-	files, err := maestro.FlowFiles(osSource{}, corpus)
+	files, err := maestro.FlowFiles(flowapi.OSSource{}, corpus)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
 		switch {
-		case isAppModel(osSource{}, f):
+		case isAppModel(flowapi.OSSource{}, f):
 		case strings.Contains(f, "/invalid/"):
 			invalid = append(invalid, f)
 		default:
@@ -52,14 +53,14 @@ func TestCorpusLoads(t *testing.T) {
 	t.Parallel()
 	valid, invalid := corpusFiles(t)
 	for _, f := range valid {
-		if _, err := maestro.NewLoader(osSource{}).Load(f); err != nil {
+		if _, err := maestro.NewLoader(flowapi.OSSource{}).Load(f); err != nil {
 			t.Errorf("%s: %v", rel(f), err)
 		}
 	}
 	var b strings.Builder
 	targets, _ := checkTargets("", "")
 	for _, f := range invalid {
-		res := runCheck(context.Background(), osSource{}, []string{f}, targets)
+		res := runCheck(context.Background(), flowapi.OSSource{}, []string{f}, targets)
 		if len(res.problems) == 0 {
 			t.Errorf("%s: no problem found", rel(f))
 		}
@@ -82,7 +83,7 @@ func TestCorpusCanonical(t *testing.T) {
 	for _, f := range valid {
 		t.Run(rel(f), func(t *testing.T) {
 			t.Parallel()
-			l := maestro.NewLoader(osSource{})
+			l := maestro.NewLoader(flowapi.OSSource{})
 			flow, err := l.Load(f)
 			if err != nil {
 				t.Fatal(err)
@@ -114,7 +115,7 @@ func TestCorpusCanonical(t *testing.T) {
 
 func corpusPlans(sw *canonical.Swipe) string {
 	var b strings.Builder
-	for _, target := range []planTarget{{planner.Android, defaultViewport(planner.Android)}, {planner.IOS, defaultViewport(planner.IOS)}} {
+	for _, target := range []planTarget{{planner.Android, flowapi.DefaultViewport(planner.Android)}, {planner.IOS, flowapi.DefaultViewport(planner.IOS)}} {
 		o := planOptions{platform: target.platform, viewport: target.viewport}
 		line, _ := planFlowCommand(sw, o)
 		if need, ok := line["needs"]; ok {
@@ -167,7 +168,7 @@ func corpusPlans(sw *canonical.Swipe) string {
 // which order, with its config and tags.
 func TestCorpusWorkspace(t *testing.T) {
 	t.Parallel()
-	plan, err := maestro.NewLoader(osSource{}).Plan([]string{path.Join(corpus, "workspace")}, maestro.PlanOptions{})
+	plan, err := maestro.NewLoader(flowapi.OSSource{}).Plan([]string{path.Join(corpus, "workspace")}, maestro.PlanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestCorpusWorkspace(t *testing.T) {
 	for _, f := range plan.Flows {
 		fmt.Fprintf(&b, "flow %s (%s) tags=%v\n", f.Name, rel(f.File), f.Tags)
 	}
-	smoke, err := maestro.NewLoader(osSource{}).Plan([]string{path.Join(corpus, "workspace")}, maestro.PlanOptions{ExcludeTags: []string{"regression"}})
+	smoke, err := maestro.NewLoader(flowapi.OSSource{}).Plan([]string{path.Join(corpus, "workspace")}, maestro.PlanOptions{ExcludeTags: []string{"regression"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/gkampitakis/go-snaps/snaps"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
+	"github.com/gkampitakis/go-snaps/snaps"
+
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/report"
 	"github.com/flow-runner/flow/exec/sim"
@@ -91,17 +93,17 @@ func TestLoopMemoryIsBounded(t *testing.T) {
 	if err := os.WriteFile(file, []byte(loopFlow), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l := maestro.NewLoader(osSource{})
+	l := maestro.NewLoader(flowapi.OSSource{})
 	flow, err := l.Load(filepath.ToSlash(file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := clockFor("sim")
+	clock := flowapi.ClockFor("sim")
 	probe := &heapProbe{EventLog: exec.NewJSONLog(io.Discard, clock), at: map[int]uint64{runs / 10: 0, runs: 0}}
 	dev := sim.New(sim.Options{Apps: []*sim.App{app}, Clock: clock, Events: probe})
 	var console bytes.Buffer
 	prog := newProgress(&console, false, 1)
-	cfg := exec.Config{Device: dev, Clock: clock, Events: probe, Observer: prog, NewScripts: newScripts,
+	cfg := exec.Config{Device: dev, Clock: clock, Events: probe, Observer: prog, NewScripts: flowapi.NewScripts,
 		Env: []exec.Var{{Name: "RUNS", Value: fmt.Sprint(runs)}}}
 	res := exec.RunFlow(context.Background(), cfg, flow)
 	if res.Status != exec.StatusPassed {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -63,7 +64,7 @@ func TestMaestroCorpus(t *testing.T) {
 	counts := map[string]int{}
 	for _, row := range readTSV(t, filepath.Join(repo, "tools/maestro-compat/files.tsv")) {
 		file, kind, want := row[0], row[1], row[2]
-		res := runCheck(context.Background(), osSource{}, []string{file}, targets)
+		res := runCheck(context.Background(), flowapi.OSSource{}, []string{file}, targets)
 		got := "accept"
 		if len(res.problems) > 0 {
 			got = "reject"
@@ -80,7 +81,7 @@ func TestMaestroCorpus(t *testing.T) {
 	}
 	for _, row := range readTSV(t, filepath.Join(repo, "tools/maestro-compat/workspaces.tsv")) {
 		name, inputs, want := row[0], splitList(row[1]), row[5]
-		plan, err := maestro.NewLoader(osSource{}).Plan(inputs, maestro.PlanOptions{
+		plan, err := maestro.NewLoader(flowapi.OSSource{}).Plan(inputs, maestro.PlanOptions{
 			IncludeTags: splitList(row[2]), ExcludeTags: splitList(row[3]), ConfigFile: row[4]})
 		got := "error"
 		if err == nil {

@@ -7,6 +7,8 @@ import (
 	osexec "os/exec"
 	"os/signal"
 	"syscall"
+
+	flowapi "github.com/flow-runner/flow"
 )
 
 func main() {
@@ -23,7 +25,14 @@ func main() {
 		cancel(stopSignal{sig})
 	}()
 	env := Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ,
-		IsTTY: isTerminal(os.Stdout), StateDir: stateDir(os.Getenv), LookPath: osexec.LookPath}
+		IsTTY: isTerminal(os.Stdout), StateDir: flowapi.DefaultStateDir(os.Getenv), LookPath: osexec.LookPath}
 	code := run(ctx, env, os.Args)
 	os.Exit(code)
+}
+
+// isTerminal reports whether f is a character device, which is how the
+// CLI decides to redraw the running step in place.
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

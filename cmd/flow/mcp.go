@@ -21,8 +21,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/planner"
 )
@@ -76,9 +76,7 @@ type mcpServer struct {
 	env     Env
 	server  *mcp.Server
 	mu      sync.Mutex
-	session *deviceSession
-	state   *heldState
-	opts    cliOptions
+	session *flowapi.Session
 }
 
 func newMCPServer(env Env) *mcpServer {
@@ -147,28 +145,28 @@ func toolError(err error) *mcp.CallToolResult {
 
 // open starts the session a device tool needs: the one open_device made,
 // or sim.
-func (s *mcpServer) open(ctx context.Context) (*deviceSession, error) {
+func (s *mcpServer) open(ctx context.Context) (*flowapi.Session, error) {
 	if s.session != nil {
 		return s.session, nil
 	}
 	return s.openDevice(ctx, cliOptions{device: "sim"})
 }
 
-func (s *mcpServer) openDevice(ctx context.Context, o cliOptions) (*deviceSession, error) {
+func (s *mcpServer) openDevice(ctx context.Context, o cliOptions) (*flowapi.Session, error) {
 	s.closeSessionLocked(ctx)
 	if err := checkCommandOutputs(o.record, o.events); err != nil {
 		return nil, err
 	}
-	state, err := lockSim(ctx, s.env, o.device)
+	sess, err := flowapi.OpenSession(ctx, o.session(s.env))
 	if err != nil {
 		return nil, err
 	}
-	sess, err := openSession(ctx, s.env, o, state)
-	if err != nil {
-		state.release()
+	// The device opens now, so open_device answers for it.
+	if _, err := sess.Device(ctx); err != nil {
+		sess.Close(ctx)
 		return nil, err
 	}
-	s.session, s.state, s.opts = sess, state, o
+	s.session = sess
 	return sess, nil
 }
 
@@ -182,14 +180,13 @@ func (s *mcpServer) closeSessionLocked(ctx context.Context) error {
 	if s.session == nil {
 		return nil
 	}
-	err := s.session.close(ctx)
-	s.state.release()
-	s.session, s.state = nil, nil
+	err := s.session.Close(ctx)
+	s.session = nil
 	return err
 }
 
-// act runs one device command line on the session, as the CLI's device
-// command of that name would, and answers with the CLI's --json shape.
+// act runs one device command on the session, as the CLI's device command
+// of that name would, and answers with the CLI's --json shape.
 func (s *mcpServer) act(ctx context.Context, command string, args []string) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -198,43 +195,26 @@ func (s *mcpServer) act(ctx context.Context, command string, args []string) (any
 		return nil, err
 	}
 	if command == "snapshot" {
-		snap, err := sess.snapshot(ctx)
+		snap, err := sess.Snapshot(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"success": true, "data": map[string]any{"refs": snap.refs, "lines": snap.lines, "hierarchy": snap.root}}, nil
+		return map[string]any{"success": true, "data": map[string]any{"refs": snap.Refs, "lines": snap.Lines, "hierarchy": snap.Root}}, nil
 	}
-	act, err := parseAction(s.env, s.opts, s.state, command, args)
-	if err != nil {
-		return nil, err
-	}
-	return s.runLocked(ctx, sess, act)
+	return toolAnswer(command)(sess.Do(ctx, command, args...))
 }
 
-// actLine runs one .ad action line on the session.
-func (s *mcpServer) actLine(ctx context.Context, command, line string) (any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sess, err := s.open(ctx)
-	if err != nil {
-		return nil, err
+// toolAnswer is an action's tool answer: a failed action is a tool error.
+func toolAnswer(command string) func(flowapi.Outcome, error) (any, error) {
+	return func(out flowapi.Outcome, err error) (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		if out.Result.Error != nil {
+			return nil, out.Result.Error
+		}
+		return out.Answer(command), nil
 	}
-	act, err := parseLine(s.env, s.opts, command, line)
-	if err != nil {
-		return nil, err
-	}
-	return s.runLocked(ctx, sess, act)
-}
-
-func (s *mcpServer) runLocked(ctx context.Context, sess *deviceSession, act *deviceAction) (any, error) {
-	out, err := sess.run(ctx, act)
-	if err != nil {
-		return nil, err
-	}
-	if out.result.Error != nil {
-		return nil, out.result.Error
-	}
-	return commandJSON(act.command, out.result, out.plans), nil
 }
 
 // toolRequestKey carries the call's request to tools that answer with
@@ -396,7 +376,7 @@ func mcpTools() []mcpTool {
 					return nil, canonical.Errorf(canonical.CodeInvalidArgs, "arguments: %v", err)
 				}
 				o := planOptions{platform: planner.Android}
-				o.viewport = defaultViewport(o.platform)
+				o.viewport = flowapi.DefaultViewport(o.platform)
 				key, out, err := planLine(line, o)
 				if err != nil {
 					return nil, err
@@ -465,19 +445,13 @@ func mcpTools() []mcpTool {
 				if !ok {
 					return nil, canonical.NewError(canonical.CodeInvalidArgs, `gesture needs "input"`).WithHint(`pass {"input":{"kind":"pinch","scale":0.5}}`)
 				}
-				in, err := canonical.NormalizeGesture(raw)
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				sess, err := s.open(ctx)
 				if err != nil {
 					return nil, err
 				}
-				// Checked here with the structured form's own errors, then run
-				// as its exact .ad line, so it performs and records as
-				// `flow gesture` does.
-				a, why := compat.GestureAction(in)
-				if len(why) > 0 {
-					return nil, canonical.Errorf(canonical.CodeInvalidArgs, "this gesture has no .ad form: %s", strings.Join(why, "; ")).
-						WithHint("use the kinds and fields of contracts §3")
-				}
-				return s.actLine(ctx, "gesture", compat.EncodeAction(a))
+				return toolAnswer("gesture")(sess.Gesture(ctx, raw))
 			}},
 		{name: "back", description: "Press back (a no-op on iOS, as in Maestro).", schema: `{"type":"object","additionalProperties":false}`, run: simple("back")},
 		{name: "home", description: "Leave the app for the home screen.", schema: `{"type":"object","additionalProperties":false}`, run: simple("home")},
@@ -494,7 +468,11 @@ func mcpTools() []mcpTool {
 				if err != nil {
 					return nil, err
 				}
-				png, err := sess.dev.Screenshot(ctx)
+				dev, err := sess.Device(ctx)
+				if err != nil {
+					return nil, err
+				}
+				png, err := dev.Screenshot(ctx)
 				if err != nil {
 					return nil, err
 				}

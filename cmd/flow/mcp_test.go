@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	flowapi "github.com/flow-runner/flow"
 )
 
 // mcpHarness runs `flow mcp` in process on pipes and connects the Go SDK's
@@ -171,7 +173,7 @@ func TestMCPDrivesTheDemoApp(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("flow mcp did not end when stdin closed")
 	}
-	if _, err := os.Stat(filepath.Join(h.stateDir, simStateName)); err != nil {
+	if _, err := os.Stat(filepath.Join(h.stateDir, flowapi.SimStateFile)); err != nil {
 		t.Errorf("sim state not saved: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/planner"
 )
@@ -55,7 +56,7 @@ func planCommand(env Env) *cli.Command {
 					WithHint(`give a gesture command line after "--", for example: flow plan -- gesture pinch 0.5`)
 			}
 			if len(args) == 1 && looksLikeFile(args[0]) {
-				return planFlowFile(c.Context, env.Stdout, osSource{}, args[0], opts)
+				return planFlowFile(c.Context, env.Stdout, flowapi.OSSource{}, args[0], opts)
 			}
 			out, err := planCommandLine(args, opts)
 			if err != nil {
@@ -83,19 +84,12 @@ type planOptions struct {
 	appID       string
 }
 
-func defaultViewport(p planner.Platform) canonical.Viewport {
-	if p == planner.Android {
-		return canonical.Viewport{Width: 1080, Height: 2400}
-	}
-	return canonical.Viewport{Width: 390, Height: 844}
-}
-
 func planOptionsFrom(c *cli.Context) (planOptions, error) {
 	p, err := planner.ParsePlatform(c.String("platform"))
 	if err != nil {
 		return planOptions{}, err
 	}
-	o := planOptions{platform: p, viewport: defaultViewport(p), lower: c.String("lower"), appID: c.String("app-id")}
+	o := planOptions{platform: p, viewport: flowapi.DefaultViewport(p), lower: c.String("lower"), appID: c.String("app-id")}
 	if s := c.String("viewport"); s != "" {
 		if o.viewport, err = parseViewport(s); err != nil {
 			return planOptions{}, err
@@ -145,11 +139,7 @@ func planCommandLine(tokens []string, o planOptions) (any, error) {
 }
 
 func planGesture(in canonical.GestureInput, o planOptions) (any, error) {
-	g, err := in.Gesture(canonical.Internal{})
-	if err != nil {
-		return nil, err
-	}
-	p, err := planner.Gesture(g, o.viewport, o.platform)
+	p, err := flowapi.PlanInput(in, flowapi.PlanOptions{Platform: o.platform, Viewport: &o.viewport})
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +436,7 @@ func planLine(text []byte, o planOptions) (string, any, error) {
 			return "", nil, err
 		}
 		if !o.viewportSet {
-			o.viewport = defaultViewport(o.platform)
+			o.viewport = flowapi.DefaultViewport(o.platform)
 		}
 	}
 	if v, ok := m["viewport"]; ok {

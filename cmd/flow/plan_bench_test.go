@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/planner"
 )
 
@@ -39,7 +40,7 @@ func twoContactLines(tb testing.TB, n int) []byte {
 // One op is the whole stream.
 func BenchmarkPlanJSONLines3000(b *testing.B) {
 	in := twoContactLines(b, 3000)
-	o := planOptions{platform: planner.Android, viewport: defaultViewport(planner.Android)}
+	o := planOptions{platform: planner.Android, viewport: flowapi.DefaultViewport(planner.Android)}
 	var n countingWriter
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in)))

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/planner"
 )
@@ -81,12 +82,12 @@ func checkSameStream(t *testing.T, name string, input []byte, o planOptions) {
 func jsonlOptions() map[string]planOptions {
 	android, ios := planner.Android, planner.IOS
 	return map[string]planOptions{
-		"android":           {platform: android, viewport: defaultViewport(android)},
+		"android":           {platform: android, viewport: flowapi.DefaultViewport(android)},
 		"ios --viewport":    {platform: ios, viewport: canonical.Viewport{Y: 47, Width: 390, Height: 797}, viewportSet: true},
-		"web":               {platform: planner.Web, viewport: defaultViewport(planner.Web)},
-		"--lower android":   {platform: android, viewport: defaultViewport(android), lower: "android"},
-		"--lower ios":       {platform: ios, viewport: defaultViewport(ios), lower: "ios", appID: "com.example.<app>"},
-		"--lower webdriver": {platform: planner.Web, viewport: defaultViewport(planner.Web), lower: "webdriver"},
+		"web":               {platform: planner.Web, viewport: flowapi.DefaultViewport(planner.Web)},
+		"--lower android":   {platform: android, viewport: flowapi.DefaultViewport(android), lower: "android"},
+		"--lower ios":       {platform: ios, viewport: flowapi.DefaultViewport(ios), lower: "ios", appID: "com.example.<app>"},
+		"--lower webdriver": {platform: planner.Web, viewport: flowapi.DefaultViewport(planner.Web), lower: "webdriver"},
 	}
 }
 

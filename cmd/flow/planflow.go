@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/maestro"
 	"github.com/flow-runner/flow/planner"
@@ -18,8 +19,8 @@ func planFlowFile(ctx context.Context, w io.Writer, src maestro.Source, file str
 	file = filepath.ToSlash(file)
 	var f *canonical.Flow
 	var err error
-	if isAdScript(file) {
-		f, err = loadAdScript(file, nil, nil, string(o.platform))
+	if flowapi.IsAdScript(file) {
+		f, err = flowapi.LoadAdScript(file, nil, nil, string(o.platform))
 	} else {
 		f, err = maestro.NewLoader(src).WithContext(ctx).Load(file)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/report"
@@ -35,7 +36,7 @@ func writeReport(o testOptions, result exec.RunResult, hasArtifacts bool) error 
 	if err != nil {
 		return err
 	}
-	out := dirFiles{dir: "."}
+	out := flowapi.DirFiles{Dir: "."}
 	if err := out.WriteFile(filepath.ToSlash(o.output), buf.Bytes()); err != nil {
 		return canonical.Errorf(canonical.CodeInvalidArgs, "cannot write report %s: %v", o.output, err).Wrap(err).
 			WithHint("check that the --output folder exists and is writable")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 )
 
@@ -30,12 +31,12 @@ func simCommand(env Env) *cli.Command {
 					}
 					// Under the lock, so a reset never lands between another
 					// command's read and write of the state.
-					state, err := lockState(c.Context, env)
+					state, err := flowapi.LockSimState(c.Context, env)
 					if err != nil || state == nil {
 						return err
 					}
-					defer state.release()
-					if err := state.reset(); err != nil {
+					defer state.Release()
+					if err := state.Reset(); err != nil {
 						return err
 					}
 					fmt.Fprintln(env.Stdout, "sim reset: the next command starts a fresh device")
@@ -49,7 +50,7 @@ func simCommand(env Env) *cli.Command {
 					if err := noArgs(c, "flow sim state"); err != nil {
 						return err
 					}
-					file := filepath.Join(env.StateDir, simStateName)
+					file := filepath.Join(env.StateDir, flowapi.SimStateFile)
 					if _, err := os.Stat(file); err != nil {
 						fmt.Fprintf(env.Stdout, "%s (none yet)\n", file)
 						return nil

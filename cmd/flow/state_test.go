@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flow-runner/flow/canonical"
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/sim"
 )
@@ -23,6 +23,10 @@ import (
 // test can start flow commands as separate processes without building a
 // binary.
 const asCLIEnv = "FLOW_TEST_AS_CLI"
+
+// parkEnv is the state folder's test switch (the root package's state.go):
+// a process with it set parks before each rename into the state dir.
+const parkEnv = "FLOW_TEST_PARK_BEFORE_RENAME"
 
 // flowProcess is a flow command as its own process on the state dir.
 func flowProcess(t *testing.T, state string, env []string, args ...string) *osexec.Cmd {
@@ -54,7 +58,7 @@ func focusSearch(t *testing.T, state string) {
 // searchText is the search field's text on the saved device.
 func searchText(t *testing.T, state string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(state, simStateName))
+	data, err := os.ReadFile(filepath.Join(state, flowapi.SimStateFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +192,7 @@ func TestKilledWriter(t *testing.T) {
 	if r := inState(state, nil, "type", "a"); r.code != 0 {
 		t.Fatalf("%s", r)
 	}
-	before, _ := os.ReadFile(filepath.Join(state, simStateName))
+	before, _ := os.ReadFile(filepath.Join(state, flowapi.SimStateFile))
 
 	writer := flowProcess(t, state, []string{parkEnv + "=1"}, "type", "b")
 	stderr, err := writer.StderrPipe()
@@ -224,7 +228,7 @@ func TestKilledWriter(t *testing.T) {
 	}
 	writer.Wait()
 	killed = true
-	after, _ := os.ReadFile(filepath.Join(state, simStateName))
+	after, _ := os.ReadFile(filepath.Join(state, flowapi.SimStateFile))
 	if !bytes.Equal(before, after) {
 		t.Fatalf("the killed writer changed the state file:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
@@ -257,18 +261,18 @@ func TestStateFileRefusals(t *testing.T) {
 		args  []string
 		want  string
 	}{
-		{"state_folder", simStateName, func(p string) error { return os.Mkdir(p, 0o755) }, []string{"back"},
+		{"state_folder", flowapi.SimStateFile, func(p string) error { return os.Mkdir(p, 0o755) }, []string{"back"},
 			"sim-state.json is a folder, not a regular file"},
-		{"state_oversized", simStateName, oversized(maxSimStateBytes + 1), []string{"back"},
+		{"state_oversized", flowapi.SimStateFile, oversized(flowapi.MaxSimStateBytes + 1), []string{"back"},
 			"sim-state.json is 67108865 bytes, over the 64 MiB limit"},
-		{"state_invalid_json", simStateName, func(p string) error { return os.WriteFile(p, []byte(`{"format": "flow-sim`), 0o644) }, []string{"back"},
+		{"state_invalid_json", flowapi.SimStateFile, func(p string) error { return os.WriteFile(p, []byte(`{"format": "flow-sim`), 0o644) }, []string{"back"},
 			"sim-state.json: the saved sim state is damaged: cannot read it"},
-		{"state_fifo", simStateName, makeFIFO, []string{"back"}, "sim-state.json is a named pipe (FIFO), not a regular file"},
-		{"refs_folder", refsName, func(p string) error { return os.Mkdir(p, 0o755) }, []string{"press", "@e1"},
+		{"state_fifo", flowapi.SimStateFile, makeFIFO, []string{"back"}, "sim-state.json is a named pipe (FIFO), not a regular file"},
+		{"refs_folder", flowapi.RefsFile, func(p string) error { return os.Mkdir(p, 0o755) }, []string{"press", "@e1"},
 			"refs.json is a folder, not a regular file"},
-		{"refs_oversized", refsName, oversized(maxRefsBytes + 1), []string{"press", "@e1"},
+		{"refs_oversized", flowapi.RefsFile, oversized(flowapi.MaxRefsBytes + 1), []string{"press", "@e1"},
 			"refs.json is 16777217 bytes, over the 16 MiB limit"},
-		{"refs_fifo", refsName, makeFIFO, []string{"press", "@e1"}, "refs.json is a named pipe (FIFO), not a regular file"},
+		{"refs_fifo", flowapi.RefsFile, makeFIFO, []string{"press", "@e1"}, "refs.json is a named pipe (FIFO), not a regular file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -326,7 +330,7 @@ func TestAppFileRefusals(t *testing.T) {
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(big, maxAppModelBytes+1); err != nil {
+	if err := os.Truncate(big, flowapi.MaxAppModelBytes+1); err != nil {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]string{
@@ -346,7 +350,7 @@ func TestSimResetWaitsForLock(t *testing.T) {
 	t.Parallel()
 	state := t.TempDir()
 	focusSearch(t, state)
-	held, err := lockState(context.Background(), Env{StateDir: state, Stderr: &bytes.Buffer{}})
+	held, err := flowapi.LockSimState(context.Background(), Env{StateDir: state, Stderr: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,14 +358,14 @@ func TestSimResetWaitsForLock(t *testing.T) {
 	if r.code != 3 || !strings.Contains(r.stderr, "FLOW_LOCK_TIMEOUT=0 does not wait") {
 		t.Fatalf("reset must not run while the lock is held:\n%s", r)
 	}
-	if _, err := os.Stat(filepath.Join(state, simStateName)); err != nil {
+	if _, err := os.Stat(filepath.Join(state, flowapi.SimStateFile)); err != nil {
 		t.Fatalf("the state was removed under another holder: %v", err)
 	}
-	held.release()
+	held.Release()
 	if r := inState(state, nil, "sim", "reset"); r.code != 0 {
 		t.Fatalf("%s", r)
 	}
-	for _, f := range []string{simStateName, refsName} {
+	for _, f := range []string{flowapi.SimStateFile, flowapi.RefsFile} {
 		if _, err := os.Stat(filepath.Join(state, f)); !os.IsNotExist(err) {
 			t.Errorf("%s survived the reset: %v", f, err)
 		}
@@ -373,11 +377,11 @@ func TestSimResetWaitsForLock(t *testing.T) {
 func TestLockWaitNoticeAndCancel(t *testing.T) {
 	t.Parallel()
 	state := t.TempDir()
-	held, err := lockState(context.Background(), Env{StateDir: state, Stderr: &bytes.Buffer{}})
+	held, err := flowapi.LockSimState(context.Background(), Env{StateDir: state, Stderr: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.release()
+	defer held.Release()
 	ctx, cancel := context.WithCancel(context.Background())
 	var errb syncBuffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: state}
@@ -402,23 +406,6 @@ func TestLockWaitNoticeAndCancel(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Ctrl-C did not end the wait")
-	}
-}
-
-// TestStateWait pins FLOW_LOCK_TIMEOUT's forms.
-func TestStateWait(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]time.Duration{"": defaultStateWait, "45s": 45 * time.Second, "2m": 2 * time.Minute,
-		"10": 10 * time.Second, "0.5": 500 * time.Millisecond, "0": 0} {
-		got, err := stateWait(func(string) string { return in })
-		if err != nil || got != want {
-			t.Errorf("%q: got %v %v, want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"abc", "-1s", "-3", "1e300"} {
-		if _, err := stateWait(func(string) string { return in }); canonical.CodeOf(err) != canonical.CodeInvalidArgs {
-			t.Errorf("%q: want INVALID_ARGS, got %v", in, err)
-		}
 	}
 }
 

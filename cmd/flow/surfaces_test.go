@@ -7,15 +7,17 @@ import (
 	"strings"
 	"testing"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/compat"
+	"github.com/flow-runner/flow/planner"
 )
 
 // TestSurfacesAgreeOnGestures: the same gesture inputs give the same plan,
 // or the same coded error, through every surface that takes them — the
 // CLI command line (flow plan -- gesture …), .ad (flow plan SCRIPT.ad and
-// flow check SCRIPT.ad), structured JSON (flow plan --jsonl) and MCP
-// (plan_gesture). Positions differ by nature (a script's line, stdin's)
+// flow check SCRIPT.ad), structured JSON (flow plan --jsonl), the Go API
+// (flow.PlanGesture) and MCP (plan_gesture). Positions differ by nature (a script's line, stdin's)
 // and are left out of the comparison; everything else must be equal.
 func TestSurfacesAgreeOnGestures(t *testing.T) {
 	h := startMCP(t)
@@ -55,6 +57,19 @@ func TestSurfacesAgreeOnGestures(t *testing.T) {
 				}
 			} else if a, b := mustJSON(t, mcpOut["plan"]), mustJSON(t, jsonl["plan"]); a != b {
 				t.Fatalf("plans differ:\nmcp:   %s\njsonl: %s", a, b)
+			}
+
+			// The Go API.
+			apiPlan, apiErr := flowapi.PlanGesture(input, flowapi.PlanOptions{Platform: planner.Android})
+			if mcpErr != (apiErr != nil) {
+				t.Fatalf("MCP refused: %v; the Go API: %v", mcpErr, apiErr)
+			}
+			if mcpErr {
+				if a, b := mustJSON(t, mcpOut), mustJSONText(t, mustJSON(t, canonical.Coded(apiErr))); a != b {
+					t.Fatalf("errors differ:\nmcp: %s\napi: %s", a, b)
+				}
+			} else if a, b := mustJSON(t, mcpOut["plan"]), mustJSONText(t, mustJSON(t, apiPlan)); a != b {
+				t.Fatalf("plans differ:\nmcp: %s\napi: %s", a, b)
 			}
 
 			// The command line and .ad take the same gesture as positionals

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/fsext"
@@ -75,7 +76,7 @@ type testOptions struct {
 	graalJS bool
 	// state keeps a single sim device's state between invocations; nil
 	// when the run keeps none (sharded, not sim).
-	state *heldState
+	state *flowapi.SimState
 	// androidHelper is --android-helper.
 	androidHelper string
 	// iosRunnerURL is --ios-runner-url.
@@ -83,6 +84,12 @@ type testOptions struct {
 	// sys is the process environment, where devices find their tools (adb,
 	// the Android SDK, FLOW_ANDROID_HELPER).
 	sys Env
+}
+
+// target is the device part of the options, as flow opens devices.
+func (o testOptions) target() flowapi.Target {
+	return flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper, WebDriverURL: o.webdriverURL,
+		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Env: o.sys}
 }
 
 // shardFlag names the flag that asked for several devices, for messages.
@@ -97,10 +104,10 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
 		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
-		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: graalFromEnv(env),
+		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: flowapi.GraalFromEnv(env),
 		androidHelper: c.String("android-helper"), iosRunnerURL: c.String("ios-runner-url"), sys: env}
 	if o.iosRunnerURL != "" {
-		if c.IsSet("device") && !isIOSDevice(o.device) {
+		if c.IsSet("device") && !flowapi.IsIOSDevice(o.device) {
 			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--ios-runner-url runs on an iOS device, not %q", o.device).
 				WithHint("drop --device, or use --device ios")
 		}
@@ -119,7 +126,7 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "--capabilities applies to the web device only").
 			WithHint("add --device web or --webdriver-url URL")
 	}
-	if o.androidHelper != "" && !isAndroidDevice(o.device) {
+	if o.androidHelper != "" && !flowapi.IsAndroidDevice(o.device) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "--android-helper applies to Android devices only").
 			WithHint("add --device android (or android:SERIAL), or drop --android-helper")
 	}
@@ -215,16 +222,16 @@ func runTest(c *cli.Context, env Env) error {
 			WithHint("drop --shard-split/--shard-all, or remove executionOrder from the workspace config")
 	}
 	work := shardWork(plan, o.shards, o.shardAll)
-	if len(work) == 1 && isSimDevice(o.device) {
+	if len(work) == 1 && flowapi.IsSimDevice(o.device) {
 		// The run reads the saved device when it starts and writes it when
 		// it ends: it holds the state dir's lock all the while, so device
 		// commands started meanwhile wait for it (and it for them) instead
 		// of one overwriting the other's changes. Taken after the flows
 		// loaded, so invalid input never waits.
-		if o.state, err = lockState(c.Context, env); err != nil {
+		if o.state, err = flowapi.LockSimState(c.Context, env); err != nil {
 			return err
 		}
-		defer o.state.release()
+		defer o.state.Release()
 	}
 	var events io.Writer
 	var eventLog *fsext.File
@@ -248,11 +255,11 @@ func runTest(c *cli.Context, env Env) error {
 	var obs exec.Observer = prog
 	var rec *stepRecorder
 	if o.record != "" {
-		rec = newStepRecorder(prog, o.record, o.device, o.env, o.state.writeOptions())
+		rec = newStepRecorder(prog, o.record, o.device, o.env, o.state.WriteOptions())
 		obs = rec
 	}
 	result, err := runShards(c.Context, o, plan, work, events, prog, obs)
-	o.state.release() // the state is saved: waiting commands may go on
+	o.state.Release() // the state is saved: waiting commands may go on
 	var failedOpen unopened
 	if err != nil && !errors.As(err, &failedOpen) {
 		return err
@@ -301,8 +308,8 @@ func runTest(c *cli.Context, env Env) error {
 // Maestro flows. A script that cannot load is reported like a broken flow.
 // Warnings of every file read are printed before anything runs.
 func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.ExecutionPlan, error) {
-	sources := knownSources{loader: maestro.NewLoader(osSource{}).WithContext(ctx)}
-	plan, err := sources.loader.Plan(o.paths, workspaceOptions(osSource{}, o.plan))
+	sources := knownSources{loader: maestro.NewLoader(flowapi.OSSource{}).WithContext(ctx)}
+	plan, err := sources.loader.Plan(o.paths, workspaceOptions(flowapi.OSSource{}, o.plan))
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +323,7 @@ func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.Execution
 		if ctx.Err() != nil {
 			return nil, canonical.Interrupted(ctx.Err())
 		}
-		f, text, err := loadAdFile(p, o.env, environ, platform)
+		f, text, err := flowapi.LoadAdFile(p, o.env, environ, platform)
 		sources.addScript(p, text)
 		if err != nil {
 			plan.Broken = append(plan.Broken, maestro.BrokenFlow{File: p, Problems: []*canonical.Error{canonical.Coded(err)}})
@@ -380,7 +387,7 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 	clocks := make([]exec.Clock, len(work))
 	logs := make([]exec.EventLog, len(work))
 	for i := range work {
-		clocks[i] = clockFor(o.device)
+		clocks[i] = flowapi.ClockFor(o.device)
 		logs[i] = exec.NopLog{}
 		if events != nil {
 			l := exec.NewJSONLog(events, clocks[i])
@@ -390,31 +397,31 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 			}
 		}
 	}
-	devs, err := openShardDevices(ctx, o, clocks, logs)
+	devs, err := flowapi.OpenDevices(ctx, o.target(), clocks, logs)
 	if err != nil {
 		return notOpened(plan, work, prog, err)
 	}
 	runs := make([]*shardRun, 0, len(work))
 	for i := range work {
-		var state *heldState
+		var state *flowapi.SimState
 		if len(work) == 1 {
 			state = o.state // shards each get a fresh device
 		}
 		dev := devs[i]
 		if dev == nil {
-			if dev, err = openDeviceState(ctx, o, state, clocks[i], logs[i]); err != nil {
+			if dev, err = flowapi.OpenDevice(ctx, o.target(), state, clocks[i], logs[i]); err != nil {
 				closeAll(ctx, runs)
 				return notOpened(plan, work, prog, err)
 			}
 		}
 		runs = append(runs, &shardRun{dev: dev})
 		cfg := exec.Config{Device: dev, Clock: clocks[i], Events: logs[i], Observer: obs, Env: o.env,
-			NewScripts: scriptsFor(o.graalJS), Files: dirFiles{dir: "."}}
+			NewScripts: flowapi.ScriptsFor(o.graalJS), Files: flowapi.DirFiles{Dir: "."}}
 		if len(work) > 1 {
 			cfg.Shard = i + 1
 		}
 		if o.artifacts != "" {
-			cfg.Artifacts = dirFiles{dir: o.artifacts}
+			cfg.Artifacts = flowapi.DirFiles{Dir: o.artifacts}
 		}
 		runs[i].cfg = cfg
 	}
@@ -433,7 +440,7 @@ func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, 
 	}
 	wg.Wait()
 	if len(runs) == 1 {
-		if err := o.state.saveSim(runs[0].dev); err != nil {
+		if err := o.state.SaveSim(runs[0].dev); err != nil {
 			return exec.RunResult{}, err
 		}
 	}

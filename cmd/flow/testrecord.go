@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
@@ -245,33 +244,5 @@ func firstLine(s string) string {
 
 // append writes lines to the script.
 func (r *stepRecorder) append(lines []string) error {
-	return appendScriptLines(r.file, r.device, lines, r.opts)
-}
-
-// appendScriptLines appends lines to an .ad script, starting a new or
-// empty script with its context header. Each append replaces the script
-// atomically (fsext.AppendFile), so flow dying midway leaves the script as
-// it was before the step, never a torn line a replay cannot parse.
-func appendScriptLines(file, device string, lines []string, opts fsext.WriteOptions) error {
-	var b strings.Builder
-	if st, err := os.Stat(file); err != nil || st.Size() == 0 {
-		fmt.Fprintf(&b, "context platform=%s device=%s\n", recordPlatform(device), device)
-	}
-	for _, l := range lines {
-		b.WriteString(l + "\n")
-	}
-	if dir := filepath.Dir(file); dir != "." {
-		_ = os.MkdirAll(dir, 0o755)
-	}
-	if err := fsext.AppendFile(file, []byte(b.String()), opts); err != nil {
-		return canonical.Coded(err).WithHint("check the --record path")
-	}
-	return nil
-}
-
-func recordPlatform(device string) string {
-	if strings.HasSuffix(device, ":ios") {
-		return "ios"
-	}
-	return "android"
+	return flowapi.AppendScriptLines(r.file, r.device, lines, r.opts)
 }

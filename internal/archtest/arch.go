@@ -22,26 +22,32 @@ type Rule struct {
 // Rules is the design card's import graph: canonical imports nothing of
 // ours; planner and compat only canonical; maestro only canonical and compat;
 // exec never imports maestro or compat and adapters never import each other;
-// only cmd/flow sees everything.
+// the Go API (the module root) sees every product package, and only
+// cmd/flow sees everything, the Go API included.
 func Rules() map[string]Rule {
 	return map[string]Rule{
-		"canonical":                    {},
-		"planner":                      {Project: []string{"canonical"}},
-		"planner/plancases":            {Project: []string{"canonical", "planner"}},
-		"compat":                       {Project: []string{"canonical"}, ThirdParty: []string{"gopkg.in/yaml.v3"}},
-		"maestro":                      {Project: []string{"canonical", "compat"}, ThirdParty: []string{"gopkg.in/yaml.v3", "github.com/santhosh-tekuri/jsonschema/v5"}},
-		"exec":                         {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
-		"exec/js":                      {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
-		"exec/report":                  {Project: []string{"canonical", "exec"}},
-		"exec/fsext":                   {Project: []string{"canonical"}, ThirdParty: []string{"golang.org/x/sys"}},
-		"exec/sim":                     {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
-		"exec/android":                 {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/android/adb"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
-		"exec/android/adb":             {Project: []string{"canonical"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
-		"exec/ios":                     {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
-		"exec/webdriver":               {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}},
-		"exec/procgroup":               {},
-		"helper-apk":                   {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},
-		"ios-runner":                   {Project: []string{"canonical"}, ThirdParty: []string{"howett.net/plist"}},
+		"canonical":         {},
+		"planner":           {Project: []string{"canonical"}},
+		"planner/plancases": {Project: []string{"canonical", "planner"}},
+		"compat":            {Project: []string{"canonical"}, ThirdParty: []string{"gopkg.in/yaml.v3"}},
+		"maestro":           {Project: []string{"canonical", "compat"}, ThirdParty: []string{"gopkg.in/yaml.v3", "github.com/santhosh-tekuri/jsonschema/v5"}},
+		"exec":              {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
+		"exec/js":           {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
+		"exec/report":       {Project: []string{"canonical", "exec"}},
+		"exec/fsext":        {Project: []string{"canonical"}, ThirdParty: []string{"golang.org/x/sys"}},
+		"exec/sim":          {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
+		"exec/android":      {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/android/adb"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
+		"exec/android/adb":  {Project: []string{"canonical"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
+		"exec/ios":          {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
+		"exec/webdriver":    {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}},
+		"exec/procgroup":    {},
+		"helper-apk":        {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},
+		"ios-runner":        {Project: []string{"canonical"}, ThirdParty: []string{"howett.net/plist"}},
+		// The Go API (package flow, the module root): the surfaces' shared
+		// engine; it sees every product package but the CLI.
+		".": {Project: []string{"canonical", "compat", "maestro", "planner", "exec", "exec/android", "exec/android/adb", "exec/fsext",
+			"exec/ios", "exec/js", "exec/sim", "exec/webdriver", "helper-apk", "ios-runner"},
+			ThirdParty: []string{"golang.org/x/text"}},
 		"cmd/flow":                     {Project: []string{"*"}, ThirdParty: []string{"*"}},
 		"internal/archtest":            {},
 		"internal/browsertest":         {Project: []string{"exec/webdriver"}},
@@ -123,6 +129,9 @@ func ruleFor(pkg string, rules map[string]Rule) (Rule, bool) {
 func checkImport(pkg, dep, module string, rule Rule, isTest bool) string {
 	if dep == module || strings.HasPrefix(dep, module+"/") {
 		rel := strings.TrimPrefix(strings.TrimPrefix(dep, module), "/")
+		if rel == "" {
+			rel = "." // the module root, as its directory is named
+		}
 		if rel == pkg || allowedProject(rel, rule.Project) || (isTest && allowedProject(rel, testOnlyProject())) {
 			return ""
 		}

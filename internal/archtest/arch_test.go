@@ -46,6 +46,9 @@ func TestCheckerCatchesForbiddenEdges(t *testing.T) {
 		"planner/p_test.go": file("github.com/gkampitakis/go-snaps/snaps", module+"/internal/browsertest"),
 		"planner/q.go":      file(module + "/internal/browsertest"),
 		"newpkg/n.go":       file("fmt"),
+		"exec/api.go":       file(module),
+		"api.go":            file(module + "/exec"),
+		"api_test.go":       file(module),
 	}
 	problems, err := archtest.Check(tree, module, archtest.Rules())
 	if err != nil {
@@ -53,6 +56,7 @@ func TestCheckerCatchesForbiddenEdges(t *testing.T) {
 	}
 	want := []string{
 		"canonical must not import planner (canonical/a.go)",
+		"exec must not import . (exec/api.go)",
 		"exec must not import maestro (exec/run.go)",
 		"exec/android must not use github.com/danielpaulus/go-ios/ios (exec/android/a.go)",
 		"exec/sim must not import exec/android (exec/sim/s.go)",

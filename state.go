@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"context"
@@ -22,11 +22,11 @@ import (
 // state carries the source of every installed app model, so its limit is
 // several app models' worth.
 const (
-	simStateName     = "sim-state.json"
-	refsName         = "refs.json"
-	maxSimStateBytes = 64 << 20
-	maxRefsBytes     = 16 << 20
-	maxAppModelBytes = 16 << 20
+	SimStateFile     = "sim-state.json"
+	RefsFile         = "refs.json"
+	MaxSimStateBytes = 64 << 20
+	MaxRefsBytes     = 16 << 20
+	MaxAppModelBytes = 16 << 20
 )
 
 // defaultStateWait is how long a command waits for another one to finish
@@ -40,22 +40,22 @@ const defaultStateWait = 30 * time.Second
 // kill the writer at its most fragile moment.
 const parkEnv = "FLOW_TEST_PARK_BEFORE_RENAME"
 
-// heldState is the state dir of one command, locked from before its first
+// SimState is the state dir of one command, locked from before its first
 // read to after its last write: device commands and flow test runs on one
 // sim device queue on the lock instead of losing each other's updates.
 // Its methods accept a nil receiver, which keeps no state (the in-process
 // tests, sharded runs).
-type heldState struct {
+type SimState struct {
 	dir  string
 	lock *fsext.Lock
 	park func(tmp string)
 }
 
-// lockState takes the state dir's lock, waiting for another flow command
+// LockSimState takes the state dir's lock, waiting for another flow command
 // that holds it up to FLOW_LOCK_TIMEOUT (default 30 s) and saying once on
 // stderr when the wait lasts more than a second. An empty StateDir keeps
 // no state and returns nil.
-func lockState(ctx context.Context, env Env) (*heldState, error) {
+func LockSimState(ctx context.Context, env Env) (*SimState, error) {
 	if env.StateDir == "" {
 		return nil, nil
 	}
@@ -84,7 +84,7 @@ func lockState(ctx context.Context, env Env) (*heldState, error) {
 		}
 		return nil, err
 	}
-	h := &heldState{dir: dir, lock: lock}
+	h := &SimState{dir: dir, lock: lock}
 	if env.Getenv != nil && env.Getenv(parkEnv) != "" {
 		h.park = func(tmp string) {
 			fmt.Fprintf(env.Stderr, "test hook: parked before renaming %s\n", tmp)
@@ -122,38 +122,38 @@ func stateWait(getenv func(string) string) (time.Duration, error) {
 }
 
 // release gives the lock up; later calls do nothing.
-func (h *heldState) release() {
+func (h *SimState) Release() {
 	if h != nil {
 		_ = h.lock.Release()
 	}
 }
 
-func (h *heldState) simFile() string {
+func (h *SimState) simFile() string {
 	if h == nil {
 		return ""
 	}
-	return filepath.Join(h.dir, simStateName)
+	return filepath.Join(h.dir, SimStateFile)
 }
 
-func (h *heldState) refsFile() string {
+func (h *SimState) refsFile() string {
 	if h == nil {
 		return ""
 	}
-	return filepath.Join(h.dir, refsName)
+	return filepath.Join(h.dir, RefsFile)
 }
 
 // resetHint says how to get past a saved state flow cannot use.
-func (h *heldState) resetHint() string {
+func (h *SimState) resetHint() string {
 	return "run flow sim reset (or delete " + h.simFile() + ") to start a fresh sim device"
 }
 
 // readSim is the saved sim state, nil when there is none yet. A file that
 // is not a regular file or is over the limit is refused before it is read.
-func (h *heldState) readSim() ([]byte, error) {
+func (h *SimState) readSim() ([]byte, error) {
 	if h == nil {
 		return nil, nil
 	}
-	data, err := fsext.ReadFile(h.simFile(), maxSimStateBytes)
+	data, err := fsext.ReadFile(h.simFile(), MaxSimStateBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -165,7 +165,7 @@ func (h *heldState) readSim() ([]byte, error) {
 
 // restoreSim rebuilds the saved device, naming the file when it cannot be
 // used.
-func (h *heldState) restoreSim(data []byte, opts sim.Options) (*sim.Device, error) {
+func (h *SimState) restoreSim(data []byte, opts sim.Options) (*sim.Device, error) {
 	dev, err := sim.Restore(data, opts)
 	if ce, ok := canonical.AsError(err); ok {
 		ce.Message = h.simFile() + ": " + ce.Message
@@ -181,7 +181,7 @@ func (h *heldState) restoreSim(data []byte, opts sim.Options) (*sim.Device, erro
 // saveSim writes sim's state atomically after a command or a run. A state
 // over the read limit is refused here, where the user still has the
 // device, rather than when the next command cannot read it.
-func (h *heldState) saveSim(dev exec.Device) error {
+func (h *SimState) SaveSim(dev exec.Device) error {
 	s, ok := dev.(*sim.Device)
 	if !ok || h == nil {
 		return nil
@@ -190,9 +190,9 @@ func (h *heldState) saveSim(dev exec.Device) error {
 	if err != nil {
 		return err
 	}
-	if len(data) > maxSimStateBytes {
+	if len(data) > MaxSimStateBytes {
 		return canonical.Errorf(canonical.CodeInvalidArgs, "the sim state is %s, over the %s flow reads back",
-			fsext.Size(int64(len(data))), fsext.Size(maxSimStateBytes)).
+			fsext.Size(int64(len(data))), fsext.Size(MaxSimStateBytes)).
 			WithHint("install smaller app models (the state carries each model's source)")
 	}
 	return h.write(h.simFile(), data, "sim state")
@@ -200,14 +200,14 @@ func (h *heldState) saveSim(dev exec.Device) error {
 
 // writeOptions are for the files a command holding the state appends to
 // (--record, --events), so the test hook parks those writes too.
-func (h *heldState) writeOptions() fsext.WriteOptions {
+func (h *SimState) WriteOptions() fsext.WriteOptions {
 	if h == nil {
 		return fsext.WriteOptions{}
 	}
 	return fsext.WriteOptions{BeforeRename: h.park}
 }
 
-func (h *heldState) write(file string, data []byte, what string) error {
+func (h *SimState) write(file string, data []byte, what string) error {
 	err := fsext.WriteFile(file, data, fsext.WriteOptions{BeforeRename: h.park})
 	if ce, ok := canonical.AsError(err); ok {
 		ce.Message = "cannot save the " + what + ": " + ce.Message
@@ -217,11 +217,11 @@ func (h *heldState) write(file string, data []byte, what string) error {
 }
 
 // readRefs is the ref table of the last snapshot, nil when there is none.
-func (h *heldState) readRefs() (map[string]string, error) {
+func (h *SimState) readRefs() (map[string]string, error) {
 	if h == nil {
 		return nil, nil
 	}
-	data, err := fsext.ReadFile(h.refsFile(), maxRefsBytes)
+	data, err := fsext.ReadFile(h.refsFile(), MaxRefsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -238,7 +238,7 @@ func (h *heldState) readRefs() (map[string]string, error) {
 }
 
 // writeRefs saves the ref table of a snapshot.
-func (h *heldState) writeRefs(refs map[string]string) error {
+func (h *SimState) writeRefs(refs map[string]string) error {
 	if h == nil {
 		return nil
 	}
@@ -247,7 +247,7 @@ func (h *heldState) writeRefs(refs map[string]string) error {
 }
 
 // reset forgets the saved device and the refs of its last snapshot.
-func (h *heldState) reset() error {
+func (h *SimState) Reset() error {
 	for _, f := range []string{h.simFile(), h.refsFile()} {
 		if err := removeIfExists(f); err != nil {
 			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot remove %s: %v", f, err).

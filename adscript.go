@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"bytes"
@@ -12,22 +12,23 @@ import (
 	"github.com/flow-runner/flow/exec"
 )
 
-func isAdScript(p string) bool { return strings.EqualFold(filepath.Ext(p), ".ad") }
+// IsAdScript reports whether a path names an .ad script (by extension).
+func IsAdScript(p string) bool { return strings.EqualFold(filepath.Ext(p), ".ad") }
 
-// loadAdScript parses an .ad script and turns it into a flow of canonical
+// LoadAdScript parses an .ad script and turns it into a flow of canonical
 // commands. Removed forms, unknown commands and unsupported ones fail here,
 // before any device action; ${VAR}s resolve now, after the arity check,
 // from the script's env, AD_VAR_* shell variables and -e (agent-device's
 // precedence), each token staying one argument.
-func loadAdScript(file string, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, error) {
-	flow, _, err := loadAdFile(file, cliVars, environ, platform)
+func LoadAdScript(file string, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, error) {
+	flow, _, err := LoadAdFile(file, cliVars, environ, platform)
 	return flow, err
 }
 
-// loadAdFile is loadAdScript that also returns the script's text when it
+// LoadAdFile is LoadAdScript that also returns the script's text when it
 // parsed as an .ad script: the only .ad text an error may quote.
-func loadAdFile(file string, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, []byte, error) {
-	src, err := osSource{}.ReadFile(filepath.ToSlash(file))
+func LoadAdFile(file string, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, []byte, error) {
+	src, err := OSSource{}.ReadFile(filepath.ToSlash(file))
 	if err != nil {
 		ce := canonical.Coded(err).At(canonical.Pos{File: filepath.ToSlash(file)})
 		if ce.Hint == "" {
@@ -35,7 +36,7 @@ func loadAdFile(file string, cliVars []exec.Var, environ []string, platform stri
 		}
 		return nil, nil, ce
 	}
-	flow, script, err := loadAdSource(file, src, cliVars, environ, platform)
+	flow, script, err := LoadAdSource(file, src, cliVars, environ, platform)
 	if script == nil && !adPrefixParses(file, src, err) {
 		src = nil
 	}
@@ -46,10 +47,10 @@ func loadAdFile(file string, cliVars []exec.Var, environ []string, platform stri
 	return flow, src, err
 }
 
-// loadAdSource is loadAdScript for a script in memory; it also returns the
+// LoadAdSource is LoadAdScript for a script in memory; it also returns the
 // parsed script (the CLI records its action lines), also when a later step
 // fails: a script that parsed is one whose lines an error may quote.
-func loadAdSource(file string, src []byte, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, *compat.Script, error) {
+func LoadAdSource(file string, src []byte, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, *compat.Script, error) {
 	script, err := compat.ParseScript(filepath.ToSlash(file), src, compat.ParseOptions{NFC: norm.NFC.String})
 	if err != nil {
 		return nil, nil, err

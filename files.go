@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"os"
@@ -7,26 +7,20 @@ import (
 	"github.com/flow-runner/flow/exec/fsext"
 )
 
-// dirFiles writes files under a folder, creating parents: the artifacts
+// DirFiles writes files under a folder, creating parents: the artifacts
 // folder, the working folder for takeScreenshot, and reports. Each file is
 // replaced atomically (fsext.WriteFile): a reader, or the next run after a
 // crash, sees the old file or the new one, never half of one.
-type dirFiles struct{ dir string }
+type DirFiles struct{ Dir string }
 
-func (d dirFiles) WriteFile(name string, data []byte) error {
+// WriteFile writes name under the folder (an absolute name as is).
+func (d DirFiles) WriteFile(name string, data []byte) error {
 	p := filepath.FromSlash(name)
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(d.dir, p)
+		p = filepath.Join(d.Dir, p)
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
 	return fsext.WriteFile(p, data, fsext.WriteOptions{})
-}
-
-// isTerminal reports whether f is a character device, which is how the
-// CLI decides to redraw the running step in place.
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

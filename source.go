@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"io/fs"
@@ -9,20 +9,20 @@ import (
 	"github.com/flow-runner/flow/maestro"
 )
 
-// osSource is the real file system for the loader. The loader speaks slash
+// OSSource is the real file system for the loader. The loader speaks slash
 // paths; this converts them for the host. ReadFile refuses, before reading,
 // anything but a regular file of at most maestro.MaxFileSize bytes, and
 // reads through that limit in case the file grows (fsext.ReadFile): the
 // loader reads flows, scripts and workspace configs through it, and the CLI
 // reads .ad scripts and capabilities files the same way.
-type osSource struct{}
+type OSSource struct{}
 
-func (osSource) ReadFile(name string) ([]byte, error) {
+func (OSSource) ReadFile(name string) ([]byte, error) {
 	return fsext.ReadFile(filepath.FromSlash(name), maestro.MaxFileSize)
 }
 
-func (osSource) Stat(name string) (fs.FileInfo, error) { return os.Stat(filepath.FromSlash(name)) }
+func (OSSource) Stat(name string) (fs.FileInfo, error) { return os.Stat(filepath.FromSlash(name)) }
 
-func (osSource) ReadDir(name string) ([]fs.DirEntry, error) {
+func (OSSource) ReadDir(name string) ([]fs.DirEntry, error) {
 	return os.ReadDir(filepath.FromSlash(name))
 }

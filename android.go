@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"context"
@@ -22,7 +22,8 @@ type adbDevice struct {
 // adbOnline is the state adb gives a device it can talk to.
 const adbOnline = "device"
 
-func isAndroidDevice(device string) bool {
+// IsAndroidDevice reports whether a --device name is android[:SERIAL].
+func IsAndroidDevice(device string) bool {
 	return device == "android" || strings.HasPrefix(device, "android:")
 }
 
@@ -187,8 +188,8 @@ func connectAndroid(ctx context.Context, env Env) (androidHost, error) {
 
 // openAndroid chooses the run's devices (one per shard) and opens them at
 // once: each installs and starts the helper, which takes seconds.
-func openAndroid(ctx context.Context, o testOptions, clocks []exec.Clock, logs []exec.EventLog) ([]exec.Device, error) {
-	host, err := connectAndroid(ctx, o.sys)
+func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec.EventLog) ([]exec.Device, error) {
+	host, err := connectAndroid(ctx, o.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -196,11 +197,11 @@ func openAndroid(ctx context.Context, o testOptions, clocks []exec.Clock, logs [
 	if err != nil {
 		return nil, err
 	}
-	serials, err := pickAndroid(androidRequest{device: o.device, n: len(clocks), shardFlag: o.shardFlag()}, seen)
+	serials, err := pickAndroid(androidRequest{device: o.Device, n: len(clocks), shardFlag: o.shardFlag()}, seen)
 	if err != nil {
 		return nil, canonical.Coded(err).With("adb", host.Addr())
 	}
-	helper, err := androidHelper(ctx, o.sys, o.androidHelper, serials[0])
+	helper, err := androidHelper(ctx, o.Env, o.AndroidHelper, serials[0])
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +222,7 @@ func openAndroid(ctx context.Context, o testOptions, clocks []exec.Clock, logs [
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			closeDevices(ctx, devs)
+			CloseDevices(ctx, devs)
 			return nil, err
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 // openIOSShards opens one booted simulator per shard, each with its own
 // runner, in parallel (a runner takes seconds to start).
-func openIOSShards(ctx context.Context, o testOptions, n int) ([]exec.Device, error) {
+func openIOSShards(ctx context.Context, o Target, n int) ([]exec.Device, error) {
 	if n <= 1 {
 		d, err := openIOS(ctx, o)
 		if err != nil {
@@ -21,15 +21,15 @@ func openIOSShards(ctx context.Context, o testOptions, n int) ([]exec.Device, er
 		}
 		return []exec.Device{d}, nil
 	}
-	if o.iosRunnerURL != "" || o.device != "ios" {
+	if o.IOSRunnerURL != "" || o.Device != "ios" {
 		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s %d needs %d iOS devices; %s names one", o.shardFlag(), n, n, iosOne(o)).
 			WithHint(fmt.Sprintf("use --device ios %s %d to run on %d booted simulators", o.shardFlag(), n, n))
 	}
-	xcrun, err := findXcrun(o)
+	xcrun, err := FindXcrun(o)
 	if err != nil {
 		return nil, err
 	}
-	sims, err := ios.ListSimulators(ctx, xcrun, environ(o.sys))
+	sims, err := ios.ListSimulators(ctx, xcrun, o.Env.Environment())
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func openIOSShards(ctx context.Context, o testOptions, n int) ([]exec.Device, er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: environ(o.sys)})
+			d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: o.Env.Environment()})
 			if err != nil {
 				errs[i] = err
 				return
@@ -62,49 +62,36 @@ func openIOSShards(ctx context.Context, o testOptions, n int) ([]exec.Device, er
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			closeDevices(ctx, devs)
+			CloseDevices(ctx, devs)
 			return nil, err
 		}
 	}
 	return devs, nil
 }
 
-func iosOne(o testOptions) string {
-	if o.iosRunnerURL != "" {
+func iosOne(o Target) string {
+	if o.IOSRunnerURL != "" {
 		return "--ios-runner-url"
 	}
-	return "--device " + o.device
+	return "--device " + o.Device
 }
 
-func getenvOf(env Env) func(string) string {
-	if env.Getenv == nil {
-		return func(string) string { return "" }
-	}
-	return env.Getenv
-}
-
-func environ(env Env) []string {
-	if env.Environ == nil {
-		return nil
-	}
-	return env.Environ()
-}
-
-// findXcrun is xcrun on PATH, or the error that says iOS needs Xcode.
-func findXcrun(o testOptions) (string, error) {
-	lookPath := o.sys.LookPath
+// FindXcrun is xcrun on PATH, or the error that says iOS needs Xcode.
+func FindXcrun(o Target) (string, error) {
+	lookPath := o.Env.LookPath
 	if lookPath == nil {
 		lookPath = func(string) (string, error) { return "", errNoLookPath }
 	}
 	xcrun, err := lookPath("xcrun")
 	if err != nil {
-		return "", canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q needs Xcode: xcrun is not on PATH", o.device).
+		return "", canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q needs Xcode: xcrun is not on PATH", o.Device).
 			WithHint("run flow on a Mac with Xcode (xcode-select --install), or attach to a runner started elsewhere with --ios-runner-url http://HOST:PORT")
 	}
 	return xcrun, nil
 }
 
-func isIOSDevice(device string) bool {
+// IsIOSDevice reports whether a --device name is ios[:UDID].
+func IsIOSDevice(device string) bool {
 	return device == "ios" || strings.HasPrefix(device, "ios:")
 }
 
@@ -112,17 +99,17 @@ func isIOSDevice(device string) bool {
 // opens the simulator --device ios[:UDID] names and starts the runner on
 // it (FLOW_IOS_RUNNER_XCTESTRUN, or the runner flow builds once and
 // caches), or the iPhone it names through go-ios.
-func openIOS(ctx context.Context, o testOptions) (exec.Device, error) {
-	udid, _ := strings.CutPrefix(o.device, "ios:")
+func openIOS(ctx context.Context, o Target) (exec.Device, error) {
+	udid, _ := strings.CutPrefix(o.Device, "ios:")
 	if udid == "ios" {
 		udid = ""
 	}
-	if o.iosRunnerURL != "" {
-		name := o.iosRunnerURL
+	if o.IOSRunnerURL != "" {
+		name := o.IOSRunnerURL
 		if udid != "" {
 			name = udid
 		}
-		return ios.Attach(ctx, ios.Config{URL: o.iosRunnerURL, Name: name})
+		return ios.Attach(ctx, ios.Config{URL: o.IOSRunnerURL, Name: name})
 	}
 	return openIOSDevice(ctx, o, udid)
 }
@@ -138,19 +125,19 @@ func iosLink(env Env) ios.PhoneLink {
 // openIOSDevice opens the simulator or iPhone udid names, or, without
 // one, the one booted simulator or connected iPhone there is. Simulators
 // are asked first (a Mac with Xcode); iPhones come from usbmuxd.
-func openIOSDevice(ctx context.Context, o testOptions, udid string) (exec.Device, error) {
-	xcrun, xerr := findXcrun(o)
+func openIOSDevice(ctx context.Context, o Target, udid string) (exec.Device, error) {
+	xcrun, xerr := FindXcrun(o)
 	var sims []ios.Simulator
 	if xerr == nil {
 		var err error
-		if sims, err = ios.ListSimulators(ctx, xcrun, environ(o.sys)); err != nil {
+		if sims, err = ios.ListSimulators(ctx, xcrun, o.Env.Environment()); err != nil {
 			return nil, err
 		}
 	}
-	phones, perr := iosLink(o.sys).List(ctx)
+	phones, perr := iosLink(o.Env).List(ctx)
 	given, build := simulatorRunner(o, xcrun)
 	simCfg := func(u string) ios.SimulatorConfig {
-		return ios.SimulatorConfig{UDID: u, Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: environ(o.sys)}
+		return ios.SimulatorConfig{UDID: u, Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: o.Env.Environment()}
 	}
 	if udid != "" {
 		for _, s := range sims {
@@ -163,7 +150,7 @@ func openIOSDevice(ctx context.Context, o testOptions, udid string) (exec.Device
 		}
 		for _, p := range phones {
 			if p.UDID == udid {
-				return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: udid, Link: iosLink(o.sys), Runner: iphoneRunner(o)})
+				return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: udid, Link: iosLink(o.Env), Runner: iphoneRunner(o)})
 			}
 		}
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "no iOS device %s: not a simulator of this Mac, nor a connected iPhone", udid).
@@ -189,7 +176,7 @@ func openIOSDevice(ctx context.Context, o testOptions, udid string) (exec.Device
 	case len(booted) == 1:
 		return ios.OpenSimulator(ctx, simCfg(booted[0].UDID))
 	case len(phones) == 1:
-		return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: phones[0].UDID, Link: iosLink(o.sys), Runner: iphoneRunner(o)})
+		return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: phones[0].UDID, Link: iosLink(o.Env), Runner: iphoneRunner(o)})
 	case xerr != nil && perr != nil:
 		return nil, canonical.NewError(canonical.CodeDeviceUnavailable, "no iOS device: no Xcode for simulators, and no iPhone could be listed").
 			WithHint("on a Mac, boot a simulator; elsewhere connect an iPhone (usbmuxd), or attach to a runner with --ios-runner-url http://HOST:PORT")

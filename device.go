@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"context"
@@ -14,28 +14,28 @@ import (
 	"github.com/flow-runner/flow/maestro"
 )
 
-// openDeviceState connects to the device --device names, restoring sim
+// OpenDevice connects to the device --device names, restoring sim
 // from the saved state when state holds one (a nil state starts fresh).
-func openDeviceState(ctx context.Context, o testOptions, state *heldState, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
+func OpenDevice(ctx context.Context, o Target, state *SimState, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
 	switch {
-	case o.device == "web":
+	case o.Device == "web":
 		return openWeb(ctx, o)
-	case isIOSDevice(o.device):
+	case IsIOSDevice(o.Device):
 		return openIOS(ctx, o)
-	case isAndroidDevice(o.device):
+	case IsAndroidDevice(o.Device):
 		devs, err := openAndroid(ctx, o, []exec.Clock{clock}, []exec.EventLog{events})
 		if err != nil {
 			return nil, err
 		}
 		return devs[0], nil
-	case isSimDevice(o.device):
-		platform, err := sim.PlatformFromID(o.device)
+	case IsSimDevice(o.Device):
+		platform, err := sim.PlatformFromID(o.Device)
 		if err != nil {
 			return nil, err
 		}
 		var apps []*sim.App
-		for _, file := range o.apps {
-			data, err := fsext.ReadFile(file, maxAppModelBytes)
+		for _, file := range o.Apps {
+			data, err := fsext.ReadFile(file, MaxAppModelBytes)
 			if err != nil {
 				if ce, ok := canonical.AsError(err); ok {
 					ce.Message = "--app: " + ce.Message
@@ -59,7 +59,7 @@ func openDeviceState(ctx context.Context, o testOptions, state *heldState, clock
 		}
 		return sim.New(opts), nil
 	}
-	return nil, unknownDevice(o.device)
+	return nil, unknownDevice(o.Device)
 }
 
 // unknownDevice is the error for a --device flow cannot open: a device
@@ -74,22 +74,23 @@ func unknownDevice(name string) *canonical.Error {
 		return canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q is not available", name).WithHint(hint)
 	}
 	e := canonical.Errorf(canonical.CodeInvalidArgs, "unknown device %q", name)
-	if near := suggest(kind, []string{"sim", "web", "android", "ios"}); near != "" {
+	if near := canonical.Suggest(kind, []string{"sim", "web", "android", "ios"}); near != "" {
 		return e.WithHint("did you mean --device " + near + "? " + hint)
 	}
 	return e.WithHint(hint)
 }
 
-func isSimDevice(device string) bool {
+// IsSimDevice reports whether a --device name is sim (sim:android, sim:ios).
+func IsSimDevice(device string) bool {
 	return device == "sim" || strings.HasPrefix(device, "sim:")
 }
 
 // openWeb starts a local headless Chromium, or connects to the remote
 // endpoint, for one shard.
-func openWeb(ctx context.Context, o testOptions) (exec.Device, error) {
-	cfg := webdriver.Config{URL: o.webdriverURL}
-	if o.capabilities != "" {
-		data, err := fsext.ReadFile(o.capabilities, maestro.MaxFileSize)
+func openWeb(ctx context.Context, o Target) (exec.Device, error) {
+	cfg := webdriver.Config{URL: o.WebDriverURL}
+	if o.Capabilities != "" {
+		data, err := fsext.ReadFile(o.Capabilities, maestro.MaxFileSize)
 		if err != nil {
 			if ce, ok := canonical.AsError(err); ok {
 				ce.Message = "--capabilities: " + ce.Message
@@ -97,7 +98,7 @@ func openWeb(ctx context.Context, o testOptions) (exec.Device, error) {
 			}
 			return nil, err
 		}
-		caps, err := webdriver.ParseCapabilities(o.capabilities, data)
+		caps, err := webdriver.ParseCapabilities(o.Capabilities, data)
 		if err != nil {
 			return nil, err
 		}
@@ -110,20 +111,20 @@ func openWeb(ctx context.Context, o testOptions) (exec.Device, error) {
 	return d, nil
 }
 
-// openShardDevices opens the devices of every shard at once where opening
+// OpenDevices opens the devices of every shard at once where opening
 // is slow: a browser session takes about a second to start, an Android
 // device its helper's install check and session start. Sim devices are
 // cheap and opened by the caller (nil entries).
-func openShardDevices(ctx context.Context, o testOptions, clocks []exec.Clock, logs []exec.EventLog) ([]exec.Device, error) {
+func OpenDevices(ctx context.Context, o Target, clocks []exec.Clock, logs []exec.EventLog) ([]exec.Device, error) {
 	n := len(clocks)
-	if isAndroidDevice(o.device) {
+	if IsAndroidDevice(o.Device) {
 		return openAndroid(ctx, o, clocks, logs)
 	}
-	if isIOSDevice(o.device) {
+	if IsIOSDevice(o.Device) {
 		return openIOSShards(ctx, o, n)
 	}
 	devs := make([]exec.Device, n)
-	if o.device != "web" {
+	if o.Device != "web" {
 		return devs, nil
 	}
 	errs := make([]error, n)
@@ -140,14 +141,14 @@ func openShardDevices(ctx context.Context, o testOptions, clocks []exec.Clock, l
 		if err == nil {
 			continue
 		}
-		closeDevices(ctx, devs)
+		CloseDevices(ctx, devs)
 		return nil, err
 	}
 	return devs, nil
 }
 
-// closeDevices releases the devices a failed open left behind.
-func closeDevices(ctx context.Context, devs []exec.Device) {
+// CloseDevices releases the devices a failed open left behind.
+func CloseDevices(ctx context.Context, devs []exec.Device) {
 	for _, d := range devs {
 		if c, ok := d.(exec.Closer); ok {
 			_ = c.Close(context.WithoutCancel(ctx))
@@ -155,18 +156,18 @@ func closeDevices(ctx context.Context, devs []exec.Device) {
 	}
 }
 
-// clockFor is the run's clock: virtual on sim, the wall clock elsewhere.
-func clockFor(device string) exec.Clock {
-	if isSimDevice(device) {
+// ClockFor is the run's clock: virtual on sim, the wall clock elsewhere.
+func ClockFor(device string) exec.Clock {
+	if IsSimDevice(device) {
 		return exec.NewVirtualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	}
 	return exec.WallClock{}
 }
 
-// stateDir is where sim keeps its device state between invocations:
+// DefaultStateDir is where sim keeps its device state between invocations:
 // FLOW_STATE_DIR, else .flow in the working folder, so every checkout (and
 // every CI job) has its own device.
-func stateDir(getenv func(string) string) string {
+func DefaultStateDir(getenv func(string) string) string {
 	if d := getenv("FLOW_STATE_DIR"); d != "" {
 		return d
 	}

@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"slices"
@@ -83,7 +83,7 @@ func TestAndroidPick(t *testing.T) {
 			if ce.Code != tc.code || ce.Message != tc.msg || !strings.Contains(ce.Hint, tc.hint) {
 				t.Errorf("got %s: %s (hint %q)\nwant %s: %s (hint with %q)", ce.Code, ce.Message, ce.Hint, tc.code, tc.msg, tc.hint)
 			}
-			if exitCode(ce.Code) == exitDevice && ce.Hint == "" {
+			if ce.Code == canonical.CodeDeviceUnavailable && ce.Hint == "" {
 				t.Error("a device error without a hint")
 			}
 		})

@@ -1,4 +1,4 @@
-package main
+package flow
 
 import (
 	"context"
@@ -20,24 +20,24 @@ type scripts struct {
 	graal bool // MAESTRO_USE_GRAALJS=true
 }
 
-// newScripts makes the engine of one top-level flow, Rhino by default.
-func newScripts(platform string, log func(string)) exec.Scripts {
-	return scriptsFor(false)(platform, log)
+// NewScripts makes the engine of one top-level flow, Rhino by default.
+func NewScripts(platform string, log func(string)) exec.Scripts {
+	return ScriptsFor(false)(platform, log)
 }
 
-// scriptsFor is newScripts with MAESTRO_USE_GRAALJS read from env, as
+// ScriptsFor is NewScripts with MAESTRO_USE_GRAALJS read from env, as
 // Maestro reads it from the process environment (a -e variable of that
 // name does not switch the engine).
-func scriptsFor(graal bool) func(platform string, log func(string)) exec.Scripts {
+func ScriptsFor(graal bool) func(platform string, log func(string)) exec.Scripts {
 	return func(platform string, log func(string)) exec.Scripts {
 		opts := js.Options{Platform: platform, Log: log, Dialect: js.DialectFor("", graal)}
 		return &scripts{e: js.New(opts), opts: opts, graal: graal}
 	}
 }
 
-// graalFromEnv reads MAESTRO_USE_GRAALJS from the process environment
+// GraalFromEnv reads MAESTRO_USE_GRAALJS from the process environment
 // (the same view of it the MAESTRO_* flow variables come from).
-func graalFromEnv(env Env) bool {
+func GraalFromEnv(env Env) bool {
 	if env.Environ == nil {
 		return false
 	}

@@ -1,0 +1,43 @@
+package flow
+
+import "github.com/flow-runner/flow/exec"
+
+// Target names the device to open and how to reach it.
+type Target struct {
+	// Device is sim (also sim:android, sim:ios), web, android[:SERIAL] or
+	// ios[:UDID]; `flow devices` lists them.
+	Device string
+	// Apps are app model files sim installs beside the demo shop.
+	Apps []string
+	// AndroidHelper is a prebuilt helper APK (else FLOW_ANDROID_HELPER,
+	// else built with the SDK of ANDROID_HOME).
+	AndroidHelper string
+	// WebDriverURL and Capabilities send the web device to a remote
+	// endpoint; IOSRunnerURL attaches to a running iOS runner.
+	WebDriverURL, Capabilities, IOSRunnerURL string
+	// ShardFlag names the flag that asked for several devices, in
+	// messages ("--shard-split" when empty).
+	ShardFlag string
+	// Env is where devices find their tools; the zero value is this
+	// process's.
+	Env Env
+}
+
+func (t Target) shardFlag() string {
+	if t.ShardFlag == "" {
+		return "--shard-split"
+	}
+	return t.ShardFlag
+}
+
+// SessionOptions open a device session.
+type SessionOptions struct {
+	Target
+	// Record appends every passed action to this .ad script, as
+	// `flow … --record` does.
+	Record string
+	// Events appends the device event log (contracts §8) to this file.
+	Events string
+	// Vars are flow variables for ${…} in actions, as -e KEY=VALUE.
+	Vars []exec.Var
+}
