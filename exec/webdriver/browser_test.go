@@ -339,13 +339,29 @@ func TestBrowserFlingScrollsFurtherThanSlowPan(t *testing.T) {
 	load(t, dev, base+"/gestures.html")
 	fling := plan(t, dev, canonical.Gesture{Intent: canonical.IntentFling, Direction: canonical.DirectionUp, Origin: pt(195, 790), Distance: f(300)})
 	slow := plan(t, dev, canonical.Gesture{Intent: canonical.IntentPan, Origin: pt(195, 790), Delta: pt(0, -300), DurationMs: f(1000)})
-	gestureOn(t, dev, slow)
-	panned := scrollTop(t, dev)
-	gestureOn(t, dev, fling)
-	flung := scrollTop(t, dev)
-	time.Sleep(300 * time.Millisecond)
-	if later := scrollTop(t, dev); later != flung {
-		t.Errorf("the page still scrolled after the gesture returned: %.0f → %.0f", flung, later)
+	// measure performs the slow pan and the fling, each on a fresh page,
+	// and returns how far each scrolled and what the page saw of the fling.
+	measure := func() (panned, flung float64, o observed) {
+		gestureOn(t, dev, slow)
+		panned = scrollTop(t, dev)
+		o = gestureOn(t, dev, fling)
+		flung = scrollTop(t, dev)
+		time.Sleep(300 * time.Millisecond)
+		if later := scrollTop(t, dev); later != flung {
+			t.Errorf("the page still scrolled after the gesture returned: %.0f → %.0f", flung, later)
+		}
+		return panned, flung, o
+	}
+	panned, flung, o := measure()
+	if late := math.Abs(o.durationMs - float64(fling.DurationMs)); !(flung > panned+50) && (o.stallMs > stallMs || late > 33) {
+		// A browser that stalls mid-fling (timed's rule: more than two and
+		// a half frames without an event, or the touch two frames off its
+		// plan) measures a slower finger, so Chromium rightly throws it
+		// less far: the pair is measured once more, and the second time
+		// must hold.
+		t.Logf("the browser stalled %.0f ms during the fling, which lasted %.0f ms (%.0f px against the pan's %.0f): performed again",
+			o.stallMs, o.durationMs, flung, panned)
+		panned, flung, _ = measure()
 	}
 	if !(flung > panned+50) {
 		t.Errorf("the fling scrolled %.0f px, the slow pan %.0f px; a fling must go further", flung, panned)
