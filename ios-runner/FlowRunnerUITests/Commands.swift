@@ -386,9 +386,14 @@ final class Commands {
             app.launchArguments = arguments
             app.launch()
         }
-        // A launch that failed is recorded as an XCTest issue, not thrown;
-        // handle turns it into COMMAND_FAILED. The state says it too.
-        if issues.isEmpty && app.state != .runningForeground {
+        // A launch that failed is recorded as an XCTest issue, not thrown
+        // (also for an app that is not installed, should its state not have
+        // said so above).
+        if let issue = issues.first {
+            throw RunnerError.commandFailed("\(appId) could not be launched: \(issue)",
+                                            hint: "check the appId; if the app crashes at launch, look at the device")
+        }
+        if app.state != .runningForeground {
             throw RunnerError.commandFailed("\(appId) did not come to the foreground",
                                             hint: "the app may crash at launch: look at the device")
         }
