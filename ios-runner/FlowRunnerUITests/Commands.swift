@@ -8,8 +8,16 @@ final class Commands {
     /// The app flow last read, launched or gestured on: commands without
     /// app ids (type, erase, keys) address it.
     var current: XCUIApplication?
+    /// XCTest failures recorded while the command runs (FlowRunnerTests
+    /// diverts them here): XCUITest reports a launch that failed or text with
+    /// no focused field that way instead of throwing.
+    private(set) var issues: [String] = []
 
     static let version = "1.0"
+
+    func noteIssue(_ description: String) {
+        issues.append(description)
+    }
 
     var isSimulator: Bool {
         #if targetEnvironment(simulator)
@@ -26,13 +34,19 @@ final class Commands {
         case let .failure(e):
             return (encodeAnswer(commandId: id, .failure(e)), false)
         case let .success(command):
-            let result: Result<JSON, RunnerError>
+            issues = []
+            var result: Result<JSON, RunnerError>
             do {
                 result = .success(try run(command))
             } catch let e as RunnerError {
                 result = .failure(e)
             } catch {
                 result = .failure(.internalError("\(error)"))
+            }
+            if case .success = result, let issue = issues.first {
+                // XCUITest did not do what it was asked, though it returned.
+                result = .failure(.commandFailed("XCUITest: \(issue)",
+                                                 hint: "check the device: the app may have gone, or no field has the keyboard focus"))
             }
             if case .quit = command {
                 return (encodeAnswer(commandId: id, result), true)
@@ -90,11 +104,10 @@ final class Commands {
             try launch(appId, arguments: arguments, stop: stop)
             return .object([])
         case let .terminate(appId):
-            let app = XCUIApplication(bundleIdentifier: appId)
-            if app.state == .unknown {
-                throw RunnerError.commandFailed("\(appId) is not installed", hint: "check the appId")
+            let app = try installed(appId)
+            if app.state != .notRunning {
+                app.terminate()
             }
-            app.terminate()
             return .object([])
         case let .openLink(link):
             try openLink(link)
@@ -120,6 +133,23 @@ final class Commands {
         return springboard
     }
 
+    /// The app flow addresses when a command names none: the one it used
+    /// last while that is in front, else SpringBoard.
+    func front() -> XCUIApplication {
+        foreground([])
+    }
+
+    /// An app by bundle id, or COMMAND_FAILED when the device has no such
+    /// app. XCUIApplication reports state unknown for a bundle id nothing is
+    /// installed under (Appium's queryAppState reads it the same way).
+    func installed(_ appId: String) throws -> XCUIApplication {
+        let app = XCUIApplication(bundleIdentifier: appId)
+        if app.state == .unknown {
+            throw RunnerError.commandFailed("\(appId) is not installed", hint: "check the appId")
+        }
+        return app
+    }
+
     func appState(_ app: XCUIApplication) -> AppState {
         AppState(orientation: interfaceOrientation(app), window: windowFrame(app))
     }
@@ -131,17 +161,32 @@ final class Commands {
         return FlowRect(x: Double(f.origin.x), y: Double(f.origin.y), width: Double(f.size.width), height: Double(f.size.height))
     }
 
-    /// UIInterfaceOrientation from the device's orientation. Their raw
-    /// values coincide for the four upright ones: a device turned
-    /// landscape-left (3) shows the interface landscape-right (3), and the
-    /// other way round for 4. Lying flat, the window's shape decides.
+    static let interfaceOrientationSelector = NSSelectorFromString("interfaceOrientation")
+
+    /// The app's UIInterfaceOrientation. XCUIApplication answers it
+    /// privately (agent-device reads the same), checked before it is asked.
+    /// Without it the device's orientation stands in: the raw values
+    /// coincide for the four upright ones (a device turned landscape-left,
+    /// 3, shows the interface landscape-right, 3, and the other way round
+    /// for 4), unless the window's shape says the app did not rotate; lying
+    /// flat, the window's shape decides alone.
     func interfaceOrientation(_ app: XCUIApplication) -> Int {
-        let raw = XCUIDevice.shared.orientation.rawValue
-        if (1...4).contains(raw) {
-            return raw
+        if app.responds(to: Commands.interfaceOrientationSelector),
+           let n = app.value(forKey: "interfaceOrientation") as? NSNumber, (1...4).contains(n.intValue) {
+            return n.intValue
         }
         let w = windowFrame(app)
-        return w.width > w.height ? Orientation.landscapeRight : Orientation.portrait
+        let wide = w.width > w.height
+        let raw = XCUIDevice.shared.orientation.rawValue
+        switch raw {
+        case Orientation.portrait, Orientation.portraitUpsideDown:
+            if !wide { return raw }
+        case Orientation.landscapeRight, Orientation.landscapeLeft:
+            if wide { return raw }
+        default:
+            break
+        }
+        return wide ? Orientation.landscapeRight : Orientation.portrait
     }
 
     func viewport(_ app: XCUIApplication) -> JSON {
@@ -198,7 +243,7 @@ final class Commands {
             // ADR 0013: multi-touch is for simulators; flow refuses first.
             throw RunnerError.unsupported("two-contact gestures need a simulator")
         }
-        var app = current ?? springboard
+        var app = front()
         if let bundle = bundle, !bundle.isEmpty {
             app = XCUIApplication(bundleIdentifier: bundle)
         }
@@ -237,7 +282,7 @@ final class Commands {
     /// A tap (hold 0.05 s) or long press at a point, synthesized like every
     /// other touch; without the bridge, XCUICoordinate does it.
     func press(_ p: FlowPoint, hold: Double) throws {
-        let app = current ?? springboard
+        let app = front()
         if FlowEventBridgeAvailable() {
             switch tapRecord(p, holdSeconds: hold, app: appState(app)) {
             case let .failure(e): throw e
@@ -254,14 +299,13 @@ final class Commands {
         }
     }
 
-    /// Types into the field that has keyboard focus; typeText on an app
-    /// with no focused field would fail the test instead of answering.
+    /// Types into whatever has the keyboard focus in the app in front. The
+    /// software keyboard is not required: with a hardware keyboard attached
+    /// to a simulator it stays hidden while typing still works. Without a
+    /// focused field XCUITest records an issue, which handle answers as
+    /// COMMAND_FAILED.
     func typeIntoFocus(_ text: String) throws {
-        let app = current ?? springboard
-        guard app.keyboards.count > 0 else {
-            throw RunnerError.commandFailed("no text field has keyboard focus", hint: "tapOn the field first")
-        }
-        app.typeText(text)
+        front().typeText(text)
     }
 
     func pressButton(_ name: ButtonName) throws {
@@ -280,45 +324,78 @@ final class Commands {
         }
     }
 
-    /// Maestro's iOS hideKeyboard: two short swipes down in mid-screen, which
-    /// dismiss a keyboard of a scroll view that dismisses on drag; the
-    /// keyboard is checked before and after.
+    /// Maestro's iOS hideKeyboard: with the keyboard up, a 50 ms swipe
+    /// from mid-screen a little up (50% to 47% of the height); if that left
+    /// it up, one a little left (50% to 47% of the width). Views that
+    /// dismiss their keyboard on a drag take either. The keyboard is checked
+    /// before, between and after; one that stays is COMMAND_FAILED.
     func hideKeyboard() throws -> JSON {
-        let app = current ?? springboard
-        guard app.keyboards.count > 0 else {
+        let app = front()
+        guard keyboardShown(app) else {
             return .object([("wasShown", .bool(false))])
         }
         let state = appState(app)
         let w = state.window
-        let from = FlowPoint(x: w.x + w.width / 2, y: w.y + w.height * 0.45)
-        let to = FlowPoint(x: from.x, y: w.y + w.height * 0.55)
-        for _ in 0..<2 {
-            let path: [PathEvent] = [
-                .touch(toNative(from, frame: w, orientation: state.orientation), offset: 0),
-                .move(toNative(to, frame: w, orientation: state.orientation), offset: 0.05),
-                .lift(offset: 0.05),
-            ]
-            try perform(EventRecord(name: recordSwipe, interfaceOrientation: state.orientation, paths: [path]))
+        let middle = FlowPoint(x: w.x + w.width * 0.5, y: w.y + w.height * 0.5)
+        let ends = [FlowPoint(x: middle.x, y: w.y + w.height * 0.47), FlowPoint(x: w.x + w.width * 0.47, y: middle.y)]
+        for end in ends {
+            try swipe(app, from: middle, to: end, durationMs: 50, state: state)
+            RunLoop.current.run(until: Date().addingTimeInterval(0.3))
+            if !keyboardShown(app) {
+                return .object([("wasShown", .bool(true))])
+            }
         }
-        RunLoop.current.run(until: Date().addingTimeInterval(0.3))
-        if app.keyboards.count > 0 {
-            throw RunnerError.commandFailed("the keyboard is still shown after two swipes down",
-                                            hint: "this screen does not dismiss its keyboard on a drag: tapOn its Done or Return key instead")
-        }
-        return .object([("wasShown", .bool(true))])
+        throw RunnerError.commandFailed("the keyboard is still shown after two short swipes",
+                                        hint: "this screen does not dismiss its keyboard on a drag: tapOn its Done or Return key instead")
     }
 
+    func keyboardShown(_ app: XCUIApplication) -> Bool {
+        app.keyboards.firstMatch.exists
+    }
+
+    /// A fastSwipe through the event bridge, or XCUICoordinate's drag when
+    /// this XCTest has no bridge.
+    func swipe(_ app: XCUIApplication, from: FlowPoint, to: FlowPoint, durationMs: Double, state: AppState) throws {
+        if FlowEventBridgeAvailable() {
+            switch swipeRecord(from: from, to: to, durationMs: durationMs, app: state) {
+            case let .failure(e): throw e
+            case let .success(r): try perform(r)
+            }
+            return
+        }
+        let origin = app.coordinate(withNormalizedOffset: CGVector(dx: 0, dy: 0))
+        let start = origin.withOffset(CGVector(dx: from.x, dy: from.y))
+        let end = origin.withOffset(CGVector(dx: to.x, dy: to.y))
+        start.press(forDuration: 0.05, thenDragTo: end)
+    }
+
+    /// Maestro's launch: stop first unless told not to. launch() always
+    /// starts the app afresh (it terminates a running one itself), so an
+    /// app left running is brought to the front with activate() instead,
+    /// keeping its state; the launch arguments then do not apply, as with
+    /// `simctl launch` of a running app.
     func launch(_ appId: String, arguments: [String], stop: Bool) throws {
-        let app = XCUIApplication(bundleIdentifier: appId)
-        if stop && app.state != .notRunning && app.state != .unknown {
+        let app = try installed(appId)
+        let running = app.state != .notRunning
+        if stop && running {
             app.terminate()
         }
-        app.launchArguments = arguments
-        app.launch()
-        // XCUIApplication.launch records an XCTest failure instead of
-        // throwing when the app cannot start; the state tells.
-        if app.state != .runningForeground && app.state != .runningBackground {
-            throw RunnerError.commandFailed("\(appId) is not installed", hint: "check the appId")
+        if running && !stop {
+            app.activate()
+        } else {
+            app.launchArguments = arguments
+            app.launch()
+        }
+        // A launch that failed is recorded as an XCTest issue, not thrown
+        // (also for an app that is not installed, should its state not have
+        // said so above).
+        if let issue = issues.first {
+            throw RunnerError.commandFailed("\(appId) could not be launched: \(issue)",
+                                            hint: "check the appId; if the app crashes at launch, look at the device")
+        }
+        if app.state != .runningForeground {
+            throw RunnerError.commandFailed("\(appId) did not come to the foreground",
+                                            hint: "the app may crash at launch: look at the device")
         }
         current = app
     }

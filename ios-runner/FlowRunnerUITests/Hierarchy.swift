@@ -20,7 +20,9 @@ enum Hierarchy {
         let value = text(s.value)
         var scrollable: String?
         switch s.elementType {
-        case .scrollView, .table, .collectionView, .webView:
+        case .scrollView, .table, .collectionView:
+            // A snapshot does not say which way a view scrolls; tables and
+            // collections of phone apps overwhelmingly scroll vertically.
             scrollable = "vertical"
         default:
             break
@@ -41,10 +43,21 @@ enum Hierarchy {
             enabled: s.isEnabled,
             selected: s.isSelected,
             checked: (s.elementType == .switch || s.elementType == .toggle) && value == "1",
-            hasFocus: s.hasFocus,
+            hasFocus: hasKeyboardFocus(s),
             scrollable: scrollable,
             children: children
         )
+    }
+
+    static let keyboardFocus = NSSelectorFromString("hasKeyboardFocus")
+
+    /// Whether the element holds the keyboard focus (the text field typing
+    /// goes to). XCUIElementAttributes.hasFocus exists on tvOS only; on iOS
+    /// the snapshot object answers the private hasKeyboardFocus, asked only
+    /// after checking that it does, so an XCTest without it reads false.
+    static func hasKeyboardFocus(_ s: XCUIElementSnapshot) -> Bool {
+        guard let object = s as? NSObject, object.responds(to: keyboardFocus) else { return false }
+        return (object.value(forKey: "hasKeyboardFocus") as? NSNumber)?.boolValue ?? false
     }
 
     /// An element's value as text: switches report NSNumber 0/1, sliders a
@@ -62,6 +75,7 @@ enum Hierarchy {
     static func typeName(_ t: XCUIElement.ElementType) -> String {
         switch t {
         case .any: return "any"
+        case .other: return "other"
         case .application: return "application"
         case .group: return "group"
         case .window: return "window"

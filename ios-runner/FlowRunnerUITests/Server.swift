@@ -18,8 +18,14 @@ final class Server {
         }
         let params = NWParameters.tcp
         params.allowLocalEndpointReuse = true
-        // All interfaces: on an iPhone flow reaches the runner through
-        // usbmuxd's forward, which connects from outside loopback.
+        #if targetEnvironment(simulator)
+            // A simulator shares the Mac's network: listening beyond
+            // loopback would let the whole network drive it. flow connects
+            // to 127.0.0.1 (exec/ios/simulator.go).
+            params.requiredInterfaceType = .loopback
+        #endif
+        // On an iPhone, all interfaces: flow reaches the runner through
+        // usbmuxd's forward or a tunnel, which connect from outside loopback.
         listener = try NWListener(using: params, on: p)
         self.port = port
         self.handle = handle

@@ -63,9 +63,13 @@ public struct HTTPRequestReader {
     }
 
     func parseHead(_ data: Data, bodyStart: Int) throws -> (method: String, path: String, headers: [(String, String)], length: Int, bodyStart: Int) {
-        guard let text = String(data: data, encoding: .utf8) else { throw HTTPStatus(code: 400, reason: "Bad Request") }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        // Lines are split on bytes: in a Swift String "\r\n" is one
+        // Character, so splitting the text on "\n" would not split at all.
+        var lines: [String] = []
+        for raw in [UInt8](data).split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let bytes = raw.last == 0x0D ? raw.dropLast() : raw
+            guard let line = String(bytes: bytes, encoding: .utf8) else { throw HTTPStatus(code: 400, reason: "Bad Request") }
+            lines.append(line)
         }
         guard !lines.isEmpty else { throw HTTPStatus(code: 400, reason: "Bad Request") }
         let requestLine = lines.removeFirst().split(separator: " ", omittingEmptySubsequences: true)

@@ -116,9 +116,10 @@ public func schedule(for plan: GesturePlan) -> Schedule {
 }
 
 /// fastSwipe's throw: the end is reached 0.1 s after the touch, as XCTest's
-/// own swipe does, so UIKit tells a fling from a timed pan.
-let swipeMoveSeconds = 0.1
-let tapLiftSeconds = 0.05
+/// own swipe does, so UIKit tells a fling from a timed pan. Public because
+/// tapRecord's default argument is inlined into its callers.
+public let swipeMoveSeconds = 0.1
+public let tapLiftSeconds = 0.05
 
 /// Builds the record for a plan (exec/ios/synthesize.go Synthesize), after
 /// validating it. fastSwipe uses the plan's endpoints and holds at the end
@@ -127,14 +128,7 @@ public func synthesize(_ plan: GesturePlan, app: AppState) -> Result<EventRecord
     if let e = validate(plan) { return .failure(e) }
     switch schedule(for: plan) {
     case .fastSwipe:
-        guard app.window.isResolved else { return .failure(unresolvedWindow("drag")) }
-        let d = min(max(Double(plan.durationMs), Double(minDurationMs)), Double(maxDurationMs))
-        let path: [PathEvent] = [
-            .touch(toNative(plan.start, frame: app.window, orientation: app.orientation), offset: 0),
-            .move(toNative(plan.end, frame: app.window, orientation: app.orientation), offset: swipeMoveSeconds),
-            .lift(offset: swipeMoveSeconds + d / 1000),
-        ]
-        return .success(EventRecord(name: recordSwipe, interfaceOrientation: app.orientation, paths: [path]))
+        return swipeRecord(from: plan.start, to: plan.end, durationMs: Double(plan.durationMs), app: app)
     case .authored:
         let paths = plan.pointers.map { p -> [PathEvent] in
             let s = p.samples
@@ -152,6 +146,21 @@ public func synthesize(_ plan: GesturePlan, app: AppState) -> Result<EventRecord
 }
 
 func seconds(_ ms: Int) -> Double { Double(ms) / 1000 }
+
+/// fastSwipe between two points in the app's oriented frame (Maestro's
+/// swipeV2): touch at from, reach to at 0.1 s, hold there for durationMs
+/// (clamped to 16...10000), lift. Only the endpoints of a plan matter to it;
+/// hideKeyboard's short swipes use it directly.
+public func swipeRecord(from: FlowPoint, to: FlowPoint, durationMs: Double, app: AppState) -> Result<EventRecord, RunnerError> {
+    guard app.window.isResolved else { return .failure(unresolvedWindow("drag")) }
+    let d = min(max(durationMs, Double(minDurationMs)), Double(maxDurationMs))
+    let path: [PathEvent] = [
+        .touch(toNative(from, frame: app.window, orientation: app.orientation), offset: 0),
+        .move(toNative(to, frame: app.window, orientation: app.orientation), offset: swipeMoveSeconds),
+        .lift(offset: swipeMoveSeconds + d / 1000),
+    ]
+    return .success(EventRecord(name: recordSwipe, interfaceOrientation: app.orientation, paths: [path]))
+}
 
 /// A synthesized tap or long press: touch at p, lift after holdSeconds
 /// (0.05 s for a tap).

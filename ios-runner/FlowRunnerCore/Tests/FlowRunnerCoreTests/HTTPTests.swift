@@ -24,6 +24,44 @@ final class HTTPTests: XCTestCase {
         XCTAssertEqual(got.map { String(decoding: $0.body, as: UTF8.self) }, body)
     }
 
+    func testHeadersAreReadWhateverTheLineEnding() throws {
+        for eol in ["\r\n", "\n"] {
+            let head = ["POST /command HTTP/1.1", "Host: 127.0.0.1:22087", "Content-Type: application/json",
+                        "content-length:\(body.utf8.count)", "Connection: close"].joined(separator: eol) + eol + eol
+            var reader = HTTPRequestReader()
+            let got = try reader.feed(request(head, body))
+            XCTAssertEqual(got?.headers.count, 4, eol.debugDescription)
+            XCTAssertEqual(got?.headers.first?.0, "Host")
+            XCTAssertEqual(got?.headers.first?.1, "127.0.0.1:22087")
+            XCTAssertEqual(got.map { String(decoding: $0.body, as: UTF8.self) }, body, eol.debugDescription)
+        }
+    }
+
+    func testBodyAfterTheHeadAndBytesPastContentLength() throws {
+        var reader = HTTPRequestReader()
+        XCTAssertNil(try reader.feed(Data("POST /command HTTP/1.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)))
+        // Whatever follows the declared length is not part of this request.
+        let got = try reader.feed(Data((body + "GARBAGE").utf8))
+        XCTAssertEqual(got.map { String(decoding: $0.body, as: UTF8.self) }, body)
+    }
+
+    func testNoContentLengthIsAnEmptyBody() throws {
+        var reader = HTTPRequestReader()
+        let got = try reader.feed(Data("POST /command HTTP/1.1\r\n\r\n".utf8))
+        XCTAssertEqual(got?.body.count, 0)
+        // The command layer then refuses the empty body with an answer.
+        guard case let .failure(e) = decodeRequest(got?.body ?? Data()).command else { return XCTFail("accepted") }
+        XCTAssertEqual(e.message, "the body is not a JSON object")
+    }
+
+    func testOversizeHeadIsRefused() {
+        var reader = HTTPRequestReader()
+        let head = "POST /command HTTP/1.1\r\nX-Filler: " + String(repeating: "a", count: 70 << 10)
+        XCTAssertThrowsError(try reader.feed(Data(head.utf8))) { e in
+            XCTAssertEqual((e as? HTTPStatus)?.code, 431)
+        }
+    }
+
     func testRefusals() {
         let cases: [(String, Int)] = [
             ("GET /command HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 405),

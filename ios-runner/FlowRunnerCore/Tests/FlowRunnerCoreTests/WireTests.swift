@@ -56,25 +56,59 @@ final class WireTests: XCTestCase {
 
     func testSessionCommandsDecodeToTheirValues() throws {
         let file = runnerFolder().appendingPathComponent("testdata/wire/session.jsonl")
-        var commands: [Command] = []
+        var decoded: [Result<Command, RunnerError>] = []
         for line in try jsonLines(file) {
-            if let request = line["request"], case let .success(c) = decodeRequest(request.data).command {
-                commands.append(c)
+            if let request = line["request"] {
+                decoded.append(decodeRequest(request.data).command)
             }
         }
-        XCTAssertTrue(commands.contains(.launch(appId: "com.example.shop", arguments: ["onboarded", "true"], stop: true)))
-        XCTAssertTrue(commands.contains(.typeText("ada@example.com ✓")))
-        XCTAssertTrue(commands.contains(.settle(appIds: ["com.example.shop"], maxDepth: 60, quietMs: 200, timeoutMs: 3000)))
-        XCTAssertTrue(commands.contains(.tap(x: 540, y: 320)))
-        XCTAssertTrue(commands.contains(.erase(count: 2)))
-        XCTAssertTrue(commands.contains(.key(.enter)))
-        XCTAssertTrue(commands.contains(.quit))
+        let want: [Result<Command, RunnerError>] = [
+            .success(.status),
+            .success(.launch(appId: "com.example.shop", arguments: ["onboarded", "true"], stop: true)),
+            .success(.viewport(appIds: ["com.example.shop"])),
+            .success(.hierarchy(appIds: ["com.example.shop"], maxDepth: 60)),
+            .success(.tap(x: 540, y: 320)),
+            .success(.settle(appIds: ["com.example.shop"], maxDepth: 60, quietMs: 200, timeoutMs: 3000)),
+            .success(.typeText("ada@example.com ✓")),
+            .success(.erase(count: 2)),
+            .success(.key(.enter)),
+            .success(.hideKeyboard),
+            .success(.openLink("shop://cart")),
+            // Refused by the device (not installed), not by decoding.
+            .success(.terminate(appId: "com.missing")),
+            .failure(RunnerError("UNSUPPORTED_OPERATION", "unknown command \"swipe\"")),
+            .success(.quit),
+        ]
+        XCTAssertEqual(decoded.count, want.count)
+        for (i, (got, w)) in zip(decoded, want).enumerated() {
+            XCTAssertEqual(got, w, "request \(i + 1)")
+        }
+    }
+
+    func testOptionalFieldsTakeTheirDefaults() {
+        let body = #"{"command":"hierarchy","commandId":2}"#
+        let (id, command) = decodeRequest(Data(body.utf8))
+        XCTAssertEqual(id, 2)
+        XCTAssertEqual(command, .success(.hierarchy(appIds: [], maxDepth: defaultMaxDepth)))
+        let gesture = #"{"command":"gesture","commandId":3,"gesturePlan":{"topology":"single","intent":"fling","executionProfile":"endpoint-hold","durationMs":300,"viewport":{"x":0,"y":0,"width":390,"height":844},"pointers":[{"pointerId":0,"samples":[{"offsetMs":0,"point":{"x":195,"y":600}},{"offsetMs":300,"point":{"x":195,"y":200}}]}]},"appBundleId":"com.example.shop"}"#
+        guard case let .success(.gesture(plan, bundle)) = decodeRequest(Data(gesture.utf8)).command else {
+            return XCTFail("gesture refused")
+        }
+        XCTAssertEqual(bundle, "com.example.shop")
+        XCTAssertNil(validate(plan))
+        XCTAssertEqual(schedule(for: plan), .fastSwipe)
     }
 
     func testFieldErrorsNameCommandAndField() {
         let cases: [(String, String, String)] = [
             (#"{"command":"tap","commandId":3,"y":1}"#, "INVALID_ARGS", #"tap: missing required field "x""#),
             (#"{"command":"tap","commandId":3,"x":"1","y":1}"#, "INVALID_ARGS", #"tap: field "x" must be a number"#),
+            (#"{"command":"tap","commandId":3,"x":true,"y":1}"#, "INVALID_ARGS", #"tap: field "x" must be a number"#),
+            (#"{"command":"longPress","commandId":3,"x":1,"y":1}"#, "INVALID_ARGS", #"longPress: missing required field "holdMs""#),
+            (#"{"command":"erase","commandId":3}"#, "INVALID_ARGS", #"erase: missing required field "count""#),
+            (#"{"command":"launch","commandId":3}"#, "INVALID_ARGS", #"launch: missing required field "appId""#),
+            (#"{"command":"openLink","commandId":3,"link":5}"#, "INVALID_ARGS", #"openLink: field "link" must be a string"#),
+            (#"{"command":"button","commandId":3,"name":"volumeUp"}"#, "UNSUPPORTED_OPERATION", #"button: unknown button "volumeUp""#),
             (#"{"command":"type","commandId":3,"text":5}"#, "INVALID_ARGS", #"type: field "text" must be a string"#),
             (#"{"command":"gesture","commandId":3}"#, "INVALID_ARGS", #"gesture: missing required field "gesturePlan""#),
             (#"{"command":"gesture","commandId":3,"gesturePlan":[1]}"#, "INVALID_ARGS", #"gesture: field "gesturePlan" must be a gesture plan"#),
