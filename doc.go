@@ -13,6 +13,8 @@
 //
 //   - [PlanGesture] plans structured gesture input (contracts §3) with no
 //     device.
+//   - [Check] checks flows and .ad scripts with no device, as flow check
+//     does: syntax, keys, referenced files, gestures that cannot fit.
 //   - [OpenSession] opens a device by name — sim, web, android[:SERIAL],
 //     ios[:UDID] — and a [Session] performs actions on it: Launch, Press,
 //     Fill, Type, Swipe, Scroll, Gesture, Back, Home, Snapshot (with

@@ -60,3 +60,24 @@ func ExampleOpenSession() {
 	// pinched with 2 fingers in 300 ms
 	// ELEMENT_NOT_FOUND
 }
+
+// Check flows without a device, as flow check does.
+func ExampleCheck() {
+	res, err := flow.Check(context.Background(), []string{"flows/demo"}, flow.CheckOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Files, "files,", len(res.Problems), "problems")
+
+	// A coordinate gesture that cannot fit an iPhone is found before any device.
+	res, _ = flow.Check(context.Background(), []string{"flows/invalid"}, flow.CheckOptions{Platform: planner.IOS})
+	for _, p := range res.Problems {
+		if p.Details["reason"] == "GESTURE_TRAJECTORY_OUT_OF_BOUNDS" {
+			fmt.Println(p.Pos.File, p.Code)
+			break
+		}
+	}
+	// Output:
+	// 6 files, 0 problems
+	// flows/invalid/swipe-off-screen.yaml INVALID_ARGS
+}

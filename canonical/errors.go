@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -194,4 +195,19 @@ func AtIfNone(err error, pos Pos) error {
 		ce.Pos = pos
 	}
 	return err
+}
+
+// SortByPos orders errors by file, line and column, stably, so a list of
+// problems reads in source order.
+func SortByPos(ps []*Error) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i].Pos, ps[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
 }

@@ -54,16 +54,12 @@ func writeWorkspace(tb testing.TB, dir string, n int) {
 func BenchmarkCheckWorkspace1000(b *testing.B) {
 	dir := b.TempDir()
 	writeWorkspace(b, dir, 1000)
-	targets, err := checkTargets("", "")
-	if err != nil {
-		b.Fatal(err)
-	}
 	paths := []string{filepath.ToSlash(dir)}
 	b.ReportAllocs()
 	for b.Loop() {
-		res := runCheck(context.Background(), flowapi.OSSource{}, paths, targets)
-		if len(res.problems) > 0 || res.files != 1001 {
-			b.Fatalf("unexpected result: %s %v", res.summary(), res.problems)
+		res, _ := flowapi.Check(context.Background(), paths, flowapi.CheckOptions{})
+		if len(res.Problems) > 0 || res.Files != 1001 {
+			b.Fatalf("unexpected result: %s %v", checkSummary(res), res.Problems)
 		}
 	}
 }
@@ -74,14 +70,13 @@ func TestCheckLargeWorkspace(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeWorkspace(t, dir, 20)
-	targets, _ := checkTargets("", "")
-	res := runCheck(context.Background(), flowapi.OSSource{}, []string{filepath.ToSlash(dir)}, targets)
-	if len(res.problems) > 0 {
-		t.Fatalf("problems: %v", res.problems)
+	res, _ := flowapi.Check(context.Background(), []string{filepath.ToSlash(dir)}, flowapi.CheckOptions{})
+	if len(res.Problems) > 0 {
+		t.Fatalf("problems: %v", res.Problems)
 	}
 	// 20 flows of 28 commands plus the onFlowStart script, and the login
 	// subflow's 6 commands.
-	if res.files != 21 || res.commands != 20*(2+16+3+1)+6 {
-		t.Fatalf("got %s", res.summary())
+	if res.Files != 21 || res.Commands != 20*(2+16+3+1)+6 {
+		t.Fatalf("got %s", checkSummary(res))
 	}
 }

@@ -68,7 +68,7 @@ func runConvert(c *cli.Context, env Env) error {
 
 	var flow *canonical.Flow
 	var err error
-	var sources knownSources
+	var sources flowapi.Sources
 	if fromAd {
 		var vars []exec.Var
 		for _, kv := range c.StringSlice("env") {
@@ -84,10 +84,10 @@ func runConvert(c *cli.Context, env Env) error {
 		}
 		var text []byte
 		flow, text, err = flowapi.LoadAdFile(file, vars, environ, "")
-		sources.addScript(file, text)
+		sources.AddScript(file, text)
 	} else {
-		sources.loader = maestro.NewLoader(flowapi.OSSource{}).WithContext(c.Context)
-		flow, err = sources.loader.Load(file)
+		sources.Loader = maestro.NewLoader(flowapi.OSSource{}).WithContext(c.Context)
+		flow, err = sources.Loader.Load(file)
 	}
 	if err != nil {
 		var le *maestro.LoadError

@@ -32,7 +32,7 @@ func corpusFiles(t *testing.T) (valid, invalid []string) {
 	}
 	for _, f := range files {
 		switch {
-		case isAppModel(flowapi.OSSource{}, f):
+		case flowapi.IsAppModel(flowapi.OSSource{}, f):
 		case strings.Contains(f, "/invalid/"):
 			invalid = append(invalid, f)
 		default:
@@ -58,13 +58,12 @@ func TestCorpusLoads(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	targets, _ := checkTargets("", "")
 	for _, f := range invalid {
-		res := runCheck(context.Background(), flowapi.OSSource{}, []string{f}, targets)
-		if len(res.problems) == 0 {
+		res, _ := flowapi.Check(context.Background(), []string{f}, flowapi.CheckOptions{})
+		if len(res.Problems) == 0 {
 			t.Errorf("%s: no problem found", rel(f))
 		}
-		for _, p := range res.problems {
+		for _, p := range res.Problems {
 			if p.Pos.Line == 0 || p.Hint == "" {
 				t.Errorf("%s: problem without line or hint: %v", rel(f), p)
 			}

@@ -60,15 +60,14 @@ func TestMaestroCorpus(t *testing.T) {
 	}
 	repo := filepath.Join(wd, "..", "..") // tests run in cmd/flow
 	t.Chdir(root)
-	targets, _ := checkTargets("", "")
 	counts := map[string]int{}
 	for _, row := range readTSV(t, filepath.Join(repo, "tools/maestro-compat/files.tsv")) {
 		file, kind, want := row[0], row[1], row[2]
-		res := runCheck(context.Background(), flowapi.OSSource{}, []string{file}, targets)
+		res, _ := flowapi.Check(context.Background(), []string{file}, flowapi.CheckOptions{})
 		got := "accept"
-		if len(res.problems) > 0 {
+		if len(res.Problems) > 0 {
 			got = "reject"
-			for _, p := range res.problems {
+			for _, p := range res.Problems {
 				if p.Pos.Line == 0 && !strings.Contains(p.Message, "does not exist") {
 					t.Errorf("%s: problem without a line: %v", file, p)
 				}
@@ -76,7 +75,7 @@ func TestMaestroCorpus(t *testing.T) {
 		}
 		counts[kind+" "+want+" -> "+got]++
 		if got != want {
-			t.Errorf("%s: Maestro would %s it, flow check would %s it: %v", file, want, got, res.problems)
+			t.Errorf("%s: Maestro would %s it, flow check would %s it: %v", file, want, got, res.Problems)
 		}
 	}
 	for _, row := range readTSV(t, filepath.Join(repo, "tools/maestro-compat/workspaces.tsv")) {

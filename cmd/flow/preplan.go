@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/maestro"
@@ -142,23 +142,20 @@ func (p *preplanner) commands(cmds []canonical.Command, target func() (planTarge
 	return nil, nil
 }
 
+// planTarget is the platform and viewport a flow's gestures are planned
+// against before it starts.
+type planTarget struct {
+	platform planner.Platform
+	viewport canonical.Viewport
+}
+
 // staticGestureProblem plans one command whose gesture is known without a
-// screen, as flow check (swipes) and flow plan (gesture syntax) do, and
-// says why it cannot run on t.
+// screen, as flow check does, and says why it cannot run on t.
 func staticGestureProblem(c canonical.Command, t planTarget) *canonical.Error {
-	if sw, ok := c.(*canonical.Swipe); ok {
-		if failures := planSwipeChecks(sw, []planTarget{t}); len(failures) > 0 {
-			return refusal(failures[0])
-		}
-		return nil
+	if failures := flowapi.GestureProblems(c, t.platform, t.viewport); len(failures) > 0 {
+		return refusal(failures[0])
 	}
-	_, handled, err := planGestureCommand(c, planOptions{platform: t.platform, viewport: t.viewport})
-	if !handled || err == nil {
-		return nil
-	}
-	ce := *canonical.Coded(canonical.AtIfNone(err, c.Base().Pos))
-	ce.Message = fmt.Sprintf("%s on %s %s", ce.Message, t.platform, viewportText(t.viewport))
-	return refusal(&ce)
+	return nil
 }
 
 // refusal says that the flow did not start because of e.

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec/report"
-	"github.com/flow-runner/flow/maestro"
 )
 
 // renderError prints an error as contracts §2 specifies: for people,
@@ -35,35 +33,6 @@ func renderError(w io.Writer, e *canonical.Error, asJSON bool) {
 // an error never prints someone's secrets.
 type snippetSource interface {
 	Recognized(file string) ([]byte, bool)
-}
-
-// knownSources are the files of one command an error may quote: the
-// loader's recognized flows and the .ad scripts that parsed.
-type knownSources struct {
-	loader  *maestro.Loader
-	scripts map[string][]byte
-}
-
-func (k knownSources) Recognized(file string) ([]byte, bool) {
-	if data, ok := k.scripts[file]; ok {
-		return data, true
-	}
-	if k.loader == nil {
-		return nil, false
-	}
-	return k.loader.Recognized(file)
-}
-
-// addScript records an .ad script's text when it parsed (text is nil
-// otherwise).
-func (k *knownSources) addScript(file string, text []byte) {
-	if text == nil {
-		return
-	}
-	if k.scripts == nil {
-		k.scripts = map[string][]byte{}
-	}
-	k.scripts[filepath.ToSlash(file)] = text
 }
 
 // renderWithSnippet prints an error for people with the source line and a

@@ -308,8 +308,8 @@ func runTest(c *cli.Context, env Env) error {
 // Maestro flows. A script that cannot load is reported like a broken flow.
 // Warnings of every file read are printed before anything runs.
 func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.ExecutionPlan, error) {
-	sources := knownSources{loader: maestro.NewLoader(flowapi.OSSource{}).WithContext(ctx)}
-	plan, err := sources.loader.Plan(o.paths, workspaceOptions(flowapi.OSSource{}, o.plan))
+	sources := flowapi.Sources{Loader: maestro.NewLoader(flowapi.OSSource{}).WithContext(ctx)}
+	plan, err := sources.Loader.Plan(o.paths, flowapi.WorkspaceOptions(flowapi.OSSource{}, o.plan))
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +324,7 @@ func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.Execution
 			return nil, canonical.Interrupted(ctx.Err())
 		}
 		f, text, err := flowapi.LoadAdFile(p, o.env, environ, platform)
-		sources.addScript(p, text)
+		sources.AddScript(p, text)
 		if err != nil {
 			plan.Broken = append(plan.Broken, maestro.BrokenFlow{File: p, Problems: []*canonical.Error{canonical.Coded(err)}})
 			continue
@@ -332,18 +332,11 @@ func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.Execution
 		warnings = append(warnings, f.Warnings...)
 		plan.Flows = append(plan.Flows, f)
 	}
-	sortProblems(warnings)
+	canonical.SortByPos(warnings)
 	for _, w := range warnings {
 		renderWithSnippet(env.Stdout, sources, w, "warning: ")
 	}
 	return plan, nil
-}
-
-// workspaceOptions completes the planning options flow test and flow
-// check share: sim app models in a folder of flows are not flows.
-func workspaceOptions(src maestro.Source, o maestro.PlanOptions) maestro.PlanOptions {
-	o.Skip = func(file string) bool { return isAppModel(src, file) }
-	return o
 }
 
 // shardWork splits the flows for each device: round-robin for
