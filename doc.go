@@ -15,6 +15,10 @@
 //     device.
 //   - [Check] checks flows and .ad scripts with no device, as flow check
 //     does: syntax, keys, referenced files, gestures that cannot fit.
+//   - [Run] runs flow files, folders or a workspace on a device, as flow
+//     test does, and returns the report value (exec.RunResult; package
+//     exec/report writes it as JUnit, JSON or HTML). [Load] and [RunPlan]
+//     are its two halves, for callers that act between them.
 //   - [OpenSession] opens a device by name — sim, web, android[:SERIAL],
 //     ios[:UDID] — and a [Session] performs actions on it: Launch, Press,
 //     Fill, Type, Swipe, Scroll, Gesture, Back, Home, Snapshot (with

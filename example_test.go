@@ -81,3 +81,20 @@ func ExampleCheck() {
 	// 6 files, 0 problems
 	// flows/invalid/swipe-off-screen.yaml INVALID_ARGS
 }
+
+// Run flows as flow test does and read the report value.
+func ExampleRun() {
+	res, err := flow.Run(context.Background(), []string{"flows/demo"}, flow.RunOptions{Target: flow.Target{Device: "sim"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	t := res.Tally()
+	fmt.Println(t.Passed, "passed,", t.Failed, "failed")
+	for _, f := range res.Flows[:2] {
+		fmt.Println(f.Name, f.Status)
+	}
+	// Output:
+	// 5 passed, 0 failed
+	// Launch the shop passed
+	// Log in passed
+}

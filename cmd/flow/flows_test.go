@@ -114,7 +114,10 @@ func TestCorpusCanonical(t *testing.T) {
 
 func corpusPlans(sw *canonical.Swipe) string {
 	var b strings.Builder
-	for _, target := range []planTarget{{planner.Android, flowapi.DefaultViewport(planner.Android)}, {planner.IOS, flowapi.DefaultViewport(planner.IOS)}} {
+	for _, target := range []struct {
+		platform planner.Platform
+		viewport canonical.Viewport
+	}{{planner.Android, flowapi.DefaultViewport(planner.Android)}, {planner.IOS, flowapi.DefaultViewport(planner.IOS)}} {
 		o := planOptions{platform: target.platform, viewport: target.viewport}
 		line, _ := planFlowCommand(sw, o)
 		if need, ok := line["needs"]; ok {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -210,10 +209,15 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	plan, err := planInputs(c.Context, o, env)
+	loaded, err := flowapi.Load(c.Context, o.paths, flowapi.LoadOptions{Workspace: o.plan, Vars: o.env, Device: o.device, Env: env})
 	if err != nil {
 		return err
 	}
+	// Warnings of every file read are printed before anything runs.
+	for _, w := range loaded.Warnings {
+		renderWithSnippet(env.Stdout, loaded.Sources, w, "warning: ")
+	}
+	plan := loaded.Plan
 	if err := checkOutputs(o, plan); err != nil {
 		return err
 	}
@@ -221,7 +225,7 @@ func runTest(c *cli.Context, env Env) error {
 		return canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run on several shards").
 			WithHint("drop --shard-split/--shard-all, or remove executionOrder from the workspace config")
 	}
-	work := shardWork(plan, o.shards, o.shardAll)
+	work := flowapi.ShardWork(plan, o.shards, o.shardAll)
 	if len(work) == 1 && flowapi.IsSimDevice(o.device) {
 		// The run reads the saved device when it starts and writes it when
 		// it ends: it holds the state dir's lock all the while, so device
@@ -248,7 +252,7 @@ func runTest(c *cli.Context, env Env) error {
 		defer eventLog.Commit() // on early returns; the run's end commits and reports failure
 		events = &lockedWriter{w: eventLog}
 	}
-	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", countWork(work)+len(plan.Broken))
+	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", flowapi.CountFlows(work)+len(plan.Broken))
 	prog.onStep = env.OnStep
 	prog.quietSteps = len(work) > 1
 	wallStart := time.Now()
@@ -258,9 +262,10 @@ func runTest(c *cli.Context, env Env) error {
 		rec = newStepRecorder(prog, o.record, o.device, o.env, o.state.WriteOptions())
 		obs = rec
 	}
-	result, err := runShards(c.Context, o, plan, work, events, prog, obs)
+	result, err := flowapi.RunPlan(c.Context, plan, work, flowapi.RunOptions{Target: o.target(), Vars: o.env,
+		Observer: obs, Events: events, Artifacts: o.artifacts, State: o.state})
 	o.state.Release() // the state is saved: waiting commands may go on
-	var failedOpen unopened
+	var failedOpen *flowapi.NotOpened
 	if err != nil && !errors.As(err, &failedOpen) {
 		return err
 	}
@@ -297,213 +302,10 @@ func runTest(c *cli.Context, env Env) error {
 		}
 		return canonical.NewError(canonical.CodeInterrupted, "interrupted").WithHint(hint).Wrap(c.Context.Err())
 	}
-	if failedOpen.err != nil {
-		return failedOpen.err
+	if failedOpen != nil {
+		return failedOpen.Err
 	}
 	return runVerdict(result)
-}
-
-// planInputs plans the inputs as a workspace (the discovery flow check
-// shares) and loads the .ad scripts it selects, which run after the
-// Maestro flows. A script that cannot load is reported like a broken flow.
-// Warnings of every file read are printed before anything runs.
-func planInputs(ctx context.Context, o testOptions, env Env) (*maestro.ExecutionPlan, error) {
-	sources := flowapi.Sources{Loader: maestro.NewLoader(flowapi.OSSource{}).WithContext(ctx)}
-	plan, err := sources.Loader.Plan(o.paths, flowapi.WorkspaceOptions(flowapi.OSSource{}, o.plan))
-	if err != nil {
-		return nil, err
-	}
-	warnings := plan.Warnings
-	var environ []string
-	if env.Environ != nil {
-		environ = env.Environ()
-	}
-	platform := strings.TrimPrefix(strings.TrimPrefix(o.device, "sim"), ":")
-	for _, p := range plan.Scripts {
-		if ctx.Err() != nil {
-			return nil, canonical.Interrupted(ctx.Err())
-		}
-		f, text, err := flowapi.LoadAdFile(p, o.env, environ, platform)
-		sources.AddScript(p, text)
-		if err != nil {
-			plan.Broken = append(plan.Broken, maestro.BrokenFlow{File: p, Problems: []*canonical.Error{canonical.Coded(err)}})
-			continue
-		}
-		warnings = append(warnings, f.Warnings...)
-		plan.Flows = append(plan.Flows, f)
-	}
-	canonical.SortByPos(warnings)
-	for _, w := range warnings {
-		renderWithSnippet(env.Stdout, sources, w, "warning: ")
-	}
-	return plan, nil
-}
-
-// shardWork splits the flows for each device: round-robin for
-// --shard-split (never more shards than flows), every flow on each device
-// for --shard-all. Unsharded, one device gets the sequence and the rest.
-func shardWork(plan *maestro.ExecutionPlan, shards int, all bool) []*maestro.ExecutionPlan {
-	if shards <= 1 {
-		return []*maestro.ExecutionPlan{plan}
-	}
-	if all {
-		out := make([]*maestro.ExecutionPlan, shards)
-		for i := range out {
-			out[i] = &maestro.ExecutionPlan{Flows: plan.Flows, ContinueOnFailure: plan.ContinueOnFailure}
-		}
-		return out
-	}
-	n := min(shards, max(len(plan.Flows), 1))
-	out := make([]*maestro.ExecutionPlan, n)
-	for i := range out {
-		out[i] = &maestro.ExecutionPlan{ContinueOnFailure: plan.ContinueOnFailure}
-	}
-	for i, f := range plan.Flows {
-		out[i%n].Flows = append(out[i%n].Flows, f)
-	}
-	return out
-}
-
-func countWork(work []*maestro.ExecutionPlan) int {
-	n := 0
-	for _, w := range work {
-		n += len(w.Sequence) + len(w.Flows)
-	}
-	return n
-}
-
-// runShards opens one device per shard and runs the shards at once; the
-// results merge into one report, shard by shard, so a failing shard never
-// hides another's results. Flows that could not load are reported first.
-func runShards(ctx context.Context, o testOptions, plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan,
-	events io.Writer, prog *progress, obs exec.Observer) (exec.RunResult, error) {
-	clocks := make([]exec.Clock, len(work))
-	logs := make([]exec.EventLog, len(work))
-	for i := range work {
-		clocks[i] = flowapi.ClockFor(o.device)
-		logs[i] = exec.NopLog{}
-		if events != nil {
-			l := exec.NewJSONLog(events, clocks[i])
-			logs[i] = l
-			if len(work) > 1 {
-				logs[i] = shardLog{log: l, shard: i + 1}
-			}
-		}
-	}
-	devs, err := flowapi.OpenDevices(ctx, o.target(), clocks, logs)
-	if err != nil {
-		return notOpened(plan, work, prog, err)
-	}
-	runs := make([]*shardRun, 0, len(work))
-	for i := range work {
-		var state *flowapi.SimState
-		if len(work) == 1 {
-			state = o.state // shards each get a fresh device
-		}
-		dev := devs[i]
-		if dev == nil {
-			if dev, err = flowapi.OpenDevice(ctx, o.target(), state, clocks[i], logs[i]); err != nil {
-				closeAll(ctx, runs)
-				return notOpened(plan, work, prog, err)
-			}
-		}
-		runs = append(runs, &shardRun{dev: dev})
-		cfg := exec.Config{Device: dev, Clock: clocks[i], Events: logs[i], Observer: obs, Env: o.env,
-			NewScripts: flowapi.ScriptsFor(o.graalJS), Files: flowapi.DirFiles{Dir: "."}}
-		if len(work) > 1 {
-			cfg.Shard = i + 1
-		}
-		if o.artifacts != "" {
-			cfg.Artifacts = flowapi.DirFiles{Dir: o.artifacts}
-		}
-		runs[i].cfg = cfg
-	}
-	defer closeAll(ctx, runs)
-	refused, err := preplan(ctx, runs[0].dev, plan)
-	if err != nil {
-		return exec.RunResult{}, err
-	}
-	var wg sync.WaitGroup
-	for i, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.res = runPlan(ctx, r.cfg, work[i], prog, refused)
-		}()
-	}
-	wg.Wait()
-	if len(runs) == 1 {
-		if err := o.state.SaveSim(runs[0].dev); err != nil {
-			return exec.RunResult{}, err
-		}
-	}
-	out := exec.RunResult{Flows: brokenFlows(plan, prog)}
-	for _, r := range runs {
-		out.Flows = append(out.Flows, r.res.Flows...)
-		out.DurationMs = max(out.DurationMs, r.res.DurationMs)
-	}
-	out.Device, _ = runs[0].dev.Info(context.WithoutCancel(ctx))
-	return out, nil
-}
-
-// unopened is a run whose device could not be opened (no device, a
-// helper that will not start, an unreachable endpoint): the flows were not
-// run, and the report still says so.
-type unopened struct{ err error }
-
-func (u unopened) Error() string { return u.err.Error() }
-func (u unopened) Unwrap() error { return u.err }
-
-// notOpened answers a device that could not be opened. A device or
-// infrastructure failure still yields a result, every flow skipped with
-// the reason, so the report is written (no report is lost); invalid input
-// (a bad --app file) stops the run before anything, as before.
-func notOpened(plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan, prog *progress, err error) (exec.RunResult, error) {
-	ce := canonical.Coded(err)
-	if exitCode(ce.Code) != exitDevice {
-		return exec.RunResult{}, err
-	}
-	out := exec.RunResult{Flows: brokenFlows(plan, prog)}
-	why := &canonical.Error{Code: ce.Code, Message: "not run: " + ce.Message, Details: ce.Details}
-	for i, w := range work {
-		shard := 0
-		if len(work) > 1 {
-			shard = i + 1
-		}
-		for _, f := range append(append([]*canonical.Flow(nil), w.Sequence...), w.Flows...) {
-			out.Flows = append(out.Flows, skippedFlow(f, prog, shard, why))
-		}
-	}
-	return out, unopened{err: err}
-}
-
-// brokenFlows reports the flows that could not load, as failed.
-func brokenFlows(plan *maestro.ExecutionPlan, prog *progress) []exec.FlowResult {
-	var out []exec.FlowResult
-	for _, b := range plan.Broken {
-		f := exec.FlowResult{Name: brokenName(b.File), File: b.File, Status: exec.StatusFailed, Error: exec.CapError(b.Problems[0])}
-		prog.FlowStarted(&canonical.Flow{Name: f.Name, File: f.File}, 0)
-		prog.FlowFinished(f)
-		out = append(out, f)
-	}
-	return out
-}
-
-// shardRun is one device's share of a run.
-type shardRun struct {
-	cfg exec.Config
-	dev exec.Device
-	res exec.RunResult
-}
-
-// closeAll releases every device, even after Ctrl-C, so no pointer stays
-// down.
-func closeAll(ctx context.Context, runs []*shardRun) {
-	for _, r := range runs {
-		if c, ok := r.dev.(exec.Closer); ok {
-			_ = c.Close(context.WithoutCancel(ctx))
-		}
-	}
 }
 
 // lockedWriter serialises event lines from concurrent shards.
@@ -516,77 +318,4 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
-}
-
-// shardLog tags each event with its shard when a run is sharded.
-type shardLog struct {
-	log   exec.EventLog
-	shard int
-}
-
-func (s shardLog) Record(typ string, fields map[string]any) {
-	f := map[string]any{"shard": s.shard}
-	for k, v := range fields {
-		f[k] = v
-	}
-	s.log.Record(typ, f)
-}
-
-// runPlan runs the executionOrder sequence first (stopping it at the first
-// failure unless continueOnFailure), then every other flow; flows that
-// could not load are reported as failed with their load error.
-func runPlan(ctx context.Context, cfg exec.Config, plan *maestro.ExecutionPlan, obs *progress,
-	refused map[*canonical.Flow]*canonical.Error) exec.RunResult {
-	start := cfg.Clock.Now()
-	var res exec.RunResult
-	// lost is the device failure that ended this device: the flows after
-	// it cannot run on it and are skipped with the reason, instead of each
-	// failing the same way.
-	var lost *exec.FlowResult
-	one := func(f *canonical.Flow) exec.FlowResult {
-		switch {
-		case ctx.Err() != nil:
-			return skippedFlow(f, obs, cfg.Shard,
-				canonical.NewError(canonical.CodeInterrupted, "not run: the run was interrupted before this flow started"))
-		case lost != nil:
-			return skippedFlow(f, obs, cfg.Shard,
-				canonical.Errorf(canonical.CodeDeviceUnavailable, "not run: the device was lost during flow %q", lost.Name))
-		case refused[f] != nil:
-			return refusedFlow(f, obs, cfg.Shard, refused[f])
-		}
-		r := exec.RunFlow(ctx, cfg, f)
-		if r.Status == exec.StatusFailed && r.Error != nil && r.Error.Code == canonical.CodeDeviceUnavailable {
-			lost = &r
-		}
-		return r
-	}
-	stopSequence := false
-	for _, f := range plan.Sequence {
-		if stopSequence {
-			res.Flows = append(res.Flows, skippedFlow(f, obs, cfg.Shard, nil))
-			continue
-		}
-		r := one(f)
-		res.Flows = append(res.Flows, r)
-		if r.Status == exec.StatusFailed && !plan.ContinueOnFailure {
-			stopSequence = true
-		}
-	}
-	for _, f := range plan.Flows {
-		res.Flows = append(res.Flows, one(f))
-	}
-	res.DurationMs = cfg.Clock.Now().Sub(start).Milliseconds()
-	return res
-}
-
-func brokenName(file string) string {
-	return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-}
-
-// skippedFlow is a flow that did not start; why, when set, says why.
-func skippedFlow(f *canonical.Flow, obs *progress, shard int, why *canonical.Error) exec.FlowResult {
-	r := exec.FlowResult{Name: f.Name, File: f.File, Status: exec.StatusSkipped, Shard: shard, Error: why}
-	obs.FlowStarted(f, shard)
-	obs.FlowFinished(r)
-	return r
 }

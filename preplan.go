@@ -1,10 +1,9 @@
-package main
+package flow
 
 import (
 	"context"
 	"strings"
 
-	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/maestro"
@@ -142,17 +141,10 @@ func (p *preplanner) commands(cmds []canonical.Command, target func() (planTarge
 	return nil, nil
 }
 
-// planTarget is the platform and viewport a flow's gestures are planned
-// against before it starts.
-type planTarget struct {
-	platform planner.Platform
-	viewport canonical.Viewport
-}
-
 // staticGestureProblem plans one command whose gesture is known without a
 // screen, as flow check does, and says why it cannot run on t.
 func staticGestureProblem(c canonical.Command, t planTarget) *canonical.Error {
-	if failures := flowapi.GestureProblems(c, t.platform, t.viewport); len(failures) > 0 {
+	if failures := GestureProblems(c, t.platform, t.viewport); len(failures) > 0 {
 		return refusal(failures[0])
 	}
 	return nil
@@ -172,7 +164,7 @@ func refusal(e *canonical.Error) *canonical.Error {
 
 // refusedFlow is a flow preplan refused: failed with its error, never
 // started on the device.
-func refusedFlow(f *canonical.Flow, obs *progress, shard int, e *canonical.Error) exec.FlowResult {
+func refusedFlow(f *canonical.Flow, obs exec.Observer, shard int, e *canonical.Error) exec.FlowResult {
 	r := exec.FlowResult{Name: f.Name, File: f.File, Status: exec.StatusFailed, Error: e, Shard: shard}
 	obs.FlowStarted(f, shard)
 	obs.FlowFinished(r)
