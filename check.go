@@ -222,17 +222,22 @@ func planCommandChecks(c canonical.Command, targets []planTarget) []*canonical.E
 		if !handled || err == nil {
 			continue
 		}
-		ce := canonical.Coded(canonical.AtIfNone(err, c.Base().Pos))
-		e := *ce
-		e.Message = fmt.Sprintf("%s on %s %s", ce.Message, t.platform, viewportText(t.viewport))
-		e.Details = map[string]any{}
-		for k, v := range ce.Details {
-			e.Details[k] = v
-		}
-		e.Details["platform"] = string(t.platform)
-		out = append(out, &e)
+		out = append(out, onTarget(canonical.Coded(canonical.AtIfNone(err, c.Base().Pos)), t))
 	}
 	return out
+}
+
+// onTarget is a planning error that names the platform and viewport it
+// was planned for, in its message and details.
+func onTarget(ce *canonical.Error, t planTarget) *canonical.Error {
+	e := *ce
+	e.Message = fmt.Sprintf("%s on %s %s", ce.Message, t.platform, viewportText(t.viewport))
+	e.Details = map[string]any{}
+	for k, v := range ce.Details {
+		e.Details[k] = v
+	}
+	e.Details["platform"] = string(t.platform)
+	return &e
 }
 
 // planSwipeChecks plans a swipe whose ends are known without a screen on
@@ -265,16 +270,9 @@ func planSwipeChecks(sw *canonical.Swipe, targets []planTarget) []*canonical.Err
 			}
 		}
 		if err != nil {
-			ce := canonical.Coded(err)
-			e := *ce
+			e := onTarget(canonical.Coded(err), t)
 			e.Pos = sw.Pos
-			e.Message = fmt.Sprintf("%s on %s %s", ce.Message, t.platform, viewportText(t.viewport))
-			e.Details = map[string]any{}
-			for k, v := range ce.Details {
-				e.Details[k] = v
-			}
-			e.Details["platform"] = string(t.platform)
-			out = append(out, &e)
+			out = append(out, e)
 		}
 	}
 	return out
