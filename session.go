@@ -60,7 +60,9 @@ type Snapshot struct {
 	Lines []string
 }
 
-// OpenSession prepares a session on o.Device. The device itself opens with
+// OpenSession prepares a session on o.Device (sim, web, android[:SERIAL],
+// ios[:UDID]; web is a headless Chromium, or WebDriverURL's endpoint, for
+// as long as the session lasts). The device itself opens with
 // the first action that parses, so a mistyped action costs no device
 // start. On sim the session holds the state folder's lock (Env.StateDir)
 // until Close: sim's screen carries over between sessions, as between CLI
@@ -68,12 +70,6 @@ type Snapshot struct {
 func OpenSession(ctx context.Context, o SessionOptions) (*Session, error) {
 	if o.Device == "" {
 		o.Device = "sim"
-	}
-	if o.Device == "web" {
-		// A browser session does not outlive the process, so a pipeline of
-		// separate commands would start each on a fresh page.
-		return nil, canonical.NewError(canonical.CodeUnsupportedOperation, "device commands cannot run on the web device: its browser session ends with each command").
-			WithHint("put the steps in a flow or an .ad script and run it with flow test --device web")
 	}
 	var state *SimState
 	if IsSimDevice(o.Device) {
