@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -205,28 +204,13 @@ func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	if err != nil {
 		return nil, err
 	}
-	devs := make([]exec.Device, len(serials))
-	errs := make([]error, len(serials))
-	var wg sync.WaitGroup
-	for i, serial := range serials {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			devs[i], errs[i] = host.Open(ctx, androidOpen{Serial: serial, Helper: helper, Clock: clocks[i], Events: logs[i]})
-			if errs[i] != nil {
-				errs[i] = namingSerial(errs[i], serial)
-				devs[i] = nil // never a typed nil in the interface
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
+	return openAll(ctx, len(serials), func(i int) (exec.Device, error) {
+		d, err := host.Open(ctx, androidOpen{Serial: serials[i], Helper: helper, Clock: clocks[i], Events: logs[i]})
 		if err != nil {
-			CloseDevices(ctx, devs)
-			return nil, err
+			return nil, namingSerial(err, serials[i])
 		}
-	}
-	return devs, nil
+		return d, nil
+	})
 }
 
 // namingSerial makes sure a device error says which device it is about.

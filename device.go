@@ -127,22 +127,33 @@ func OpenDevices(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	if o.Device != "web" {
 		return devs, nil
 	}
+	return openAll(ctx, n, func(int) (exec.Device, error) { return openWeb(ctx, o) })
+}
+
+// openAll opens n devices at once (a device takes seconds to start); when
+// one fails, those opened are closed and its error is returned.
+func openAll(ctx context.Context, n int, open func(i int) (exec.Device, error)) ([]exec.Device, error) {
+	devs := make([]exec.Device, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range devs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			devs[i], errs[i] = openWeb(ctx, o)
+			d, err := open(i)
+			if err != nil {
+				errs[i] = err
+				return // never a typed nil in the interface
+			}
+			devs[i] = d
 		}()
 	}
 	wg.Wait()
 	for _, err := range errs {
-		if err == nil {
-			continue
+		if err != nil {
+			CloseDevices(ctx, devs)
+			return nil, err
 		}
-		CloseDevices(ctx, devs)
-		return nil, err
 	}
 	return devs, nil
 }

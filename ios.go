@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -44,29 +43,13 @@ func openIOSShards(ctx context.Context, o Target, n int) ([]exec.Device, error) 
 			WithHint(fmt.Sprintf("boot %d more (xcrun simctl boot UDID; flow devices lists them), or lower %s to %d", n-len(booted), o.shardFlag(), len(booted)))
 	}
 	given, build := simulatorRunner(o, xcrun)
-	devs := make([]exec.Device, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range devs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: o.Env.Environment()})
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			devs[i] = d
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
+	return openAll(ctx, n, func(i int) (exec.Device, error) {
+		d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: o.Env.Environment()})
 		if err != nil {
-			CloseDevices(ctx, devs)
-			return nil, err
+			return nil, err // never a typed nil in the interface
 		}
-	}
-	return devs, nil
+		return d, nil
+	})
 }
 
 func iosOne(o Target) string {
