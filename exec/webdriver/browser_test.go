@@ -353,15 +353,19 @@ func TestBrowserFlingScrollsFurtherThanSlowPan(t *testing.T) {
 		return panned, flung, o
 	}
 	panned, flung, o := measure()
-	if late := math.Abs(o.durationMs - float64(fling.DurationMs)); !(flung > panned+50) && (o.stallMs > stallMs || late > 33) {
+	for try := 1; try < 4; try++ {
+		late := math.Abs(o.durationMs - float64(fling.DurationMs))
+		if flung > panned+50 || !(o.stallMs > stallMs || late > 33) {
+			break
+		}
 		// A browser that stalls mid-fling (timed's rule: more than two and
 		// a half frames without an event, or the touch two frames off its
 		// plan) measures a slower finger, so Chromium rightly throws it
-		// less far: the pair is measured once more, and the second time
-		// must hold.
+		// less far: the pair is measured again, up to three more times on
+		// a loaded machine, and the first unstalled pair must hold.
 		t.Logf("the browser stalled %.0f ms during the fling, which lasted %.0f ms (%.0f px against the pan's %.0f): performed again",
 			o.stallMs, o.durationMs, flung, panned)
-		panned, flung, _ = measure()
+		panned, flung, o = measure()
 	}
 	if !(flung > panned+50) {
 		t.Errorf("the fling scrolled %.0f px, the slow pan %.0f px; a fling must go further", flung, panned)

@@ -716,13 +716,18 @@ type TouchSpan struct {
 	Up   *float64 `json:"up"`
 }
 
+// settleTail is how long a page that scrolled must then stay quiet, beside
+// the three frames (see settleScript).
+const settleTail = 120 * time.Millisecond
+
 // SettleScroll waits in the page until no scroll event (page, scroll
-// container or visual viewport) has fired for three frames, at most five
-// seconds: one round trip. Not settling is not an error; the runtime's own
-// settle then sees the page still moving.
+// container or visual viewport) has fired for three frames, and for
+// settleTail once anything scrolled, at most five seconds: one round
+// trip. Not settling is not an error; the runtime's own settle then sees
+// the page still moving.
 func (d *Device) SettleScroll(ctx context.Context) (Settle, error) {
 	var s Settle
-	err := d.client.ExecuteAsync(ctx, settleScript, []any{d.settleFrames, d.settleLimit.Milliseconds()}, true,
+	err := d.client.ExecuteAsync(ctx, settleScript, []any{d.settleFrames, d.settleLimit.Milliseconds(), settleTail.Milliseconds()}, true,
 		d.settleLimit+time.Second, &s)
 	d.last = s
 	return s, err

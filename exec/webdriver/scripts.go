@@ -198,17 +198,21 @@ const markedScript = `return window.__flowMultiTouch === true;`
 const readyScript = `return document.readyState;`
 
 // settleScript waits until nothing on the page has scrolled for
-// arguments[0] consecutive frames, or arguments[1] ms have passed. Scroll
+// arguments[0] consecutive frames, or arguments[1] ms have passed. Once
+// anything scrolled, the quiet must also last arguments[2] ms: the tail
+// of a compositor fling moves a pixel only every few frames, and a loaded
+// machine drops frames, so three frames alone ended the wait before the
+// last pixel (CI saw 2848 → 2849 after the device returned). Scroll
 // events do not bubble, so one capturing listener on the document sees the
 // page and every scroll container; the visual viewport reports pinch-zoom
 // panning. It answers {settled, ms, frames, why, touch}, touch the span
 // framesScript's listeners recorded.
 const settleScript = `
 const done = arguments[arguments.length - 1];
-const quiet = arguments[0], limit = arguments[1];
+const quiet = arguments[0], limit = arguments[1], tail = arguments[2];
 const start = performance.now();
-let moved = false, still = 0, frames = 0, over = false;
-const mark = () => { moved = true; };
+let moved = false, still = 0, frames = 0, over = false, last = -1;
+const mark = () => { moved = true; last = performance.now(); };
 const vv = window.visualViewport;
 document.addEventListener('scroll', mark, {capture: true, passive: true});
 if (vv) { vv.addEventListener('scroll', mark); vv.addEventListener('resize', mark); }
@@ -224,7 +228,7 @@ const tick = () => {
   if (over) return;
   frames++;
   if (moved) { moved = false; still = 0; } else { still++; }
-  if (still >= quiet) return finish(true);
+  if (still >= quiet && (last < 0 || performance.now() - last >= tail)) return finish(true);
   if (performance.now() - start > limit) return finish(false);
   requestAnimationFrame(tick);
 };
