@@ -28,7 +28,12 @@
 // (`flow press …`) pay a session start each, and flow keeps the stream
 // open for as long as the device is open.
 //
-// android may import canonical, planner, exec and its own device library. It
+// The helper's hierarchy dump is Maestro's UIAutomator format, read by
+// exec/uiautomator (shared with the Appium device); [ParseHierarchy] only
+// adds the helper's error hint.
+//
+// android may import canonical, planner, exec, exec/uiautomator and its own
+// device library. It
 // must never import the other adapters (ios, webdriver, sim), maestro or
 // compat, and it must never regenerate geometry: it only resamples the
 // trajectory the planner already decided.
