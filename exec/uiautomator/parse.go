@@ -54,8 +54,13 @@ func Parse(data []byte, opts Options) (*exec.Node, error) {
 		if err != nil {
 			return nil, opts.errorf("the hierarchy is not well-formed XML: %v", err)
 		}
-		if _, ok := tok.(xml.StartElement); ok {
+		switch t := tok.(type) {
+		case xml.StartElement:
 			return nil, opts.errorf("the hierarchy has more than one document element")
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				return nil, opts.errorf("the hierarchy has text outside its document element")
+			}
 		}
 	}
 }
@@ -70,8 +75,14 @@ func (o Options) documentElement(dec *xml.Decoder) (xml.StartElement, error) {
 		if err != nil {
 			return xml.StartElement{}, o.errorf("the hierarchy is not well-formed XML: %v", err)
 		}
-		if start, ok := tok.(xml.StartElement); ok {
-			return start, nil
+		switch t := tok.(type) {
+		case xml.StartElement:
+			return t, nil
+		case xml.CharData:
+			// encoding/xml lets text stand outside the document element.
+			if len(bytes.TrimSpace(t)) > 0 {
+				return xml.StartElement{}, o.errorf("the hierarchy has text outside its document element")
+			}
 		}
 	}
 }

@@ -113,6 +113,7 @@ func TestParseRefuses(t *testing.T) {
 		"not xml":    "{\"xml\":1}",
 		"bad entity": "<hierarchy><node text=\"&nope;\"/></hierarchy>",
 		"trailing":   "<hierarchy/><!-- ok --><node/>",
+		"json":       `{"xml":"<hierarchy/>"}`,
 		"only a PI":  "<?xml version='1.0'?>",
 		"too many":   "<hierarchy>" + strings.Repeat("<node/>", maxNodes) + "</hierarchy>",
 	} {
