@@ -8,6 +8,7 @@ import (
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
+	"github.com/flow-runner/flow/exec/appium"
 	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/exec/sim"
 	"github.com/flow-runner/flow/exec/webdriver"
@@ -18,7 +19,7 @@ import (
 // from the saved state when state holds one (a nil state starts fresh).
 func OpenDevice(ctx context.Context, o Target, state *SimState, clock exec.Clock, events exec.EventLog) (exec.Device, error) {
 	switch {
-	case o.Device == "web":
+	case o.Device == "web" || o.Device == "appium":
 		return openWeb(ctx, o)
 	case IsIOSDevice(o.Device):
 		return openIOS(ctx, o)
@@ -67,14 +68,14 @@ func OpenDevice(ctx context.Context, o Target, state *SimState, clock exec.Clock
 // here (DEVICE_UNAVAILABLE, exit 3); any other name is a typo
 // (INVALID_ARGS, exit 2).
 func unknownDevice(name string) *canonical.Error {
-	hint := "use --device android[:SERIAL], --device sim (sim:android, sim:ios) or --device web (--webdriver-url for a remote endpoint); flow devices lists them; iOS devices arrive with their adapter"
+	hint := "use --device android[:SERIAL], ios[:UDID], sim (sim:android, sim:ios), web (--webdriver-url for a remote endpoint) or appium (with --webdriver-url and --capabilities); flow devices lists them"
 	kind, _, _ := strings.Cut(name, ":")
 	switch kind {
 	case "ios":
 		return canonical.Errorf(canonical.CodeDeviceUnavailable, "device %q is not available", name).WithHint(hint)
 	}
 	e := canonical.Errorf(canonical.CodeInvalidArgs, "unknown device %q", name)
-	if near := canonical.Suggest(kind, []string{"sim", "web", "android", "ios"}); near != "" {
+	if near := canonical.Suggest(kind, []string{"sim", "web", "android", "ios", "appium"}); near != "" {
 		return e.WithHint("did you mean --device " + near + "? " + hint)
 	}
 	return e.WithHint(hint)
@@ -86,8 +87,14 @@ func IsSimDevice(device string) bool {
 }
 
 // openWeb starts a local headless Chromium, or connects to the remote
-// endpoint, for one shard.
+// endpoint, for one shard. A remote session is native (an Appium phone)
+// when the device is appium or the capabilities say so; when they say
+// neither native nor browser, Appium's page source decides.
 func openWeb(ctx context.Context, o Target) (exec.Device, error) {
+	if o.Device == "appium" && o.WebDriverURL == "" {
+		return nil, canonical.NewError(canonical.CodeInvalidArgs, "--device appium needs the Appium server's URL").
+			WithHint("give --webdriver-url URL or set FLOW_WEBDRIVER_URL, e.g. http://127.0.0.1:4723")
+	}
 	cfg := webdriver.Config{URL: o.WebDriverURL}
 	if o.Capabilities != "" {
 		data, err := fsext.ReadFile(o.Capabilities, maestro.MaxFileSize)
@@ -103,6 +110,16 @@ func openWeb(ctx context.Context, o Target) (exec.Device, error) {
 			return nil, err
 		}
 		cfg.Capabilities = caps
+	}
+	if o.WebDriverURL != "" {
+		native, known := appium.Native(cfg.Capabilities)
+		if o.Device == "appium" || native || (!known && len(cfg.Capabilities) > 0) {
+			d, err := appium.Open(ctx, appium.Config{URL: cfg.URL, Capabilities: cfg.Capabilities})
+			if err != nil {
+				return nil, err
+			}
+			return d, nil
+		}
 	}
 	d, err := webdriver.Open(ctx, cfg)
 	if err != nil {
@@ -124,7 +141,7 @@ func OpenDevices(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 		return openIOSShards(ctx, o, n)
 	}
 	devs := make([]exec.Device, n)
-	if o.Device != "web" {
+	if o.Device != "web" && o.Device != "appium" {
 		return devs, nil
 	}
 	return openAll(ctx, n, func(int) (exec.Device, error) { return openWeb(ctx, o) })

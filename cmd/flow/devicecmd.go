@@ -137,10 +137,10 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 	if err := checkCommandOutputs(o.record, o.events); err != nil {
 		return err
 	}
-	if o.device == "web" {
+	if o.device == "web" || o.device == "appium" {
 		// A browser session does not outlive the process, so a pipeline of
 		// separate commands would start each on a fresh page.
-		return canonical.NewError(canonical.CodeUnsupportedOperation, "device commands cannot run on the web device: its browser session ends with each command").
+		return canonical.NewError(canonical.CodeUnsupportedOperation, "device commands cannot run on the web device or Appium: a WebDriver session ends with each command").
 			WithHint("put the steps in a flow or an .ad script and run it with flow test --device web, or keep one session open with flow mcp")
 	}
 	// The session holds sim's state lock from the first read of the state

@@ -21,6 +21,7 @@ func TestMain(m *testing.M) {
 		main() // the test binary as the flow CLI, for tests that need separate processes
 	}
 	v := m.Run()
+	appiumServer.Stop()
 	if _, err := snaps.Clean(m, snaps.CleanOpts{Sort: true}); err != nil {
 		os.Exit(1)
 	}

@@ -29,11 +29,11 @@ func testCommand(env Env) *cli.Command {
    simulated device, with the demo app installed. Exit codes: 0 all passed, 1 a flow failed,
    2 invalid input, 3 device or infrastructure.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios, web (headless Chromium through a local chromedriver), android (the one online device) or android:SERIAL; flow devices lists them"},
+			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios, web (headless Chromium through a local chromedriver), android (the one online device) or android:SERIAL, ios or ios:UDID, appium (a native Appium session at --webdriver-url); flow devices lists them"},
 			&cli.StringFlag{Name: "ios-runner-url", Usage: "attach to a flow iOS runner that is already running (http://HOST:PORT; ios-runner/PROTOCOL.md); implies --device ios", EnvVars: []string{"FLOW_IOS_RUNNER_URL"}},
 			&cli.StringFlag{Name: "android-helper", Usage: "the helper APK to install on Android devices (default $FLOW_ANDROID_HELPER, else built with the SDK of $ANDROID_HOME)"},
-			&cli.StringFlag{Name: "webdriver-url", Usage: "run on a remote W3C WebDriver endpoint (Selenium Grid, Appium, a device cloud); implies --device web", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
-			&cli.StringFlag{Name: "capabilities", Usage: "JSON file of session capabilities for the web device (docs/webdriver.md)"},
+			&cli.StringFlag{Name: "webdriver-url", Usage: "run on a remote W3C WebDriver endpoint (Selenium Grid, Appium, a device farm); a native Appium session when --capabilities say so (docs/webdriver.md)", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
+			&cli.StringFlag{Name: "capabilities", Usage: "JSON file of session capabilities for --webdriver-url (docs/webdriver.md)"},
 			&cli.StringSliceFlag{Name: "app", Usage: "app model installed on sim (repeatable); the demo app is always installed"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE passed to flows (repeatable)"},
 			&cli.StringFlag{Name: "include-tags", Usage: "run only flows with one of these tags (comma-separated)"},
@@ -114,16 +114,16 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 			o.device = "ios"
 		}
 	}
-	if o.webdriverURL != "" {
+	if o.webdriverURL != "" && o.device != "appium" {
 		if c.IsSet("device") && o.device != "web" {
-			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--webdriver-url runs on the web device, not %q", o.device).
-				WithHint("drop --device, or use --device web")
+			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--webdriver-url runs on the web device or an Appium session, not %q", o.device).
+				WithHint("drop --device, or use --device web or --device appium")
 		}
 		o.device = "web"
 	}
-	if o.capabilities != "" && o.device != "web" {
-		return o, canonical.NewError(canonical.CodeInvalidArgs, "--capabilities applies to the web device only").
-			WithHint("add --device web or --webdriver-url URL")
+	if o.capabilities != "" && o.device != "web" && o.device != "appium" {
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "--capabilities applies to WebDriver endpoints only (the web device, Appium)").
+			WithHint("add --webdriver-url URL (or --device appium)")
 	}
 	if o.androidHelper != "" && !flowapi.IsAndroidDevice(o.device) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "--android-helper applies to Android devices only").

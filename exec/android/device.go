@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -380,25 +379,6 @@ func sortStrings(s []string) {
 	}
 }
 
-// permissionGroups are Maestro's permission names on Android
-// (AndroidDriver.translatePermissionName).
-var permissionGroups = map[string][]string{
-	"location":      {"android.permission.ACCESS_FINE_LOCATION", "android.permission.ACCESS_COARSE_LOCATION"},
-	"camera":        {"android.permission.CAMERA"},
-	"contacts":      {"android.permission.READ_CONTACTS", "android.permission.WRITE_CONTACTS"},
-	"phone":         {"android.permission.CALL_PHONE", "android.permission.ANSWER_PHONE_CALLS"},
-	"microphone":    {"android.permission.RECORD_AUDIO"},
-	"bluetooth":     {"android.permission.BLUETOOTH_CONNECT", "android.permission.BLUETOOTH_SCAN"},
-	"storage":       {"android.permission.WRITE_EXTERNAL_STORAGE", "android.permission.READ_EXTERNAL_STORAGE"},
-	"notifications": {"android.permission.POST_NOTIFICATIONS"},
-	"medialibrary": {"android.permission.WRITE_EXTERNAL_STORAGE", "android.permission.READ_EXTERNAL_STORAGE",
-		"android.permission.READ_MEDIA_AUDIO", "android.permission.READ_MEDIA_IMAGES", "android.permission.READ_MEDIA_VIDEO"},
-	"calendar": {"android.permission.WRITE_CALENDAR", "android.permission.READ_CALENDAR"},
-	"sms":      {"android.permission.READ_SMS", "android.permission.RECEIVE_SMS", "android.permission.SEND_SMS"},
-}
-
-var notPermissionChars = regexp.MustCompile(`[^A-Za-z0-9._]+`)
-
 // PermissionCommands are the pm commands Maestro's setPermissions runs
 // for perms: allow → grant, anything else → revoke; "all" is every
 // permission the app requests (requested), applied first so named entries
@@ -425,11 +405,7 @@ func PermissionCommands(appID string, perms map[string]string, requested []strin
 	}
 	sortStrings(keys)
 	for _, k := range keys {
-		names, ok := permissionGroups[k]
-		if !ok {
-			names = []string{notPermissionChars.ReplaceAllString(k, "")}
-		}
-		for _, n := range names {
+		for _, n := range exec.AndroidPermissions(k) {
 			add(n, perms[k])
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -34,7 +35,12 @@ import (
 // A Client is safe for concurrent use, though a Device uses it from one
 // goroutine.
 type Client struct {
+	// base is the endpoint without user info: every message and detail
+	// shows it. user holds the credentials the URL carried, sent as HTTP
+	// basic authentication and never printed.
 	base    string
+	user    *url.Userinfo
+	secrets []string
 	http    *http.Client
 	timeout time.Duration
 	retries int
@@ -67,9 +73,20 @@ const (
 
 // NewClient makes a client for the endpoint URL (for example
 // http://127.0.0.1:9515 or https://hub.example.com/wd/hub).
+//
+// Credentials in the URL (https://USER:KEY@hub.example.com/wd/hub, as
+// device clouds document) are sent as basic authentication and never
+// appear in Endpoint, in errors or in their details: see Redact.
 func NewClient(endpoint string, opts ClientOptions) *Client {
-	c := &Client{base: strings.TrimRight(endpoint, "/"), http: opts.HTTP, timeout: opts.Timeout,
+	base, user := splitUser(strings.TrimRight(endpoint, "/"))
+	c := &Client{base: base, user: user, http: opts.HTTP, timeout: opts.Timeout,
 		retries: opts.Retries, backoff: opts.Backoff}
+	if user != nil {
+		c.secrets = append(c.secrets, user.Username())
+		if pw, ok := user.Password(); ok {
+			c.secrets = append(c.secrets, pw)
+		}
+	}
 	if c.http == nil {
 		c.http = &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4,
 			IdleConnTimeout: 90 * time.Second, DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}}
@@ -89,8 +106,77 @@ func NewClient(endpoint string, opts ClientOptions) *Client {
 	return c
 }
 
-// Endpoint is the URL the client talks to.
+// Endpoint is the URL the client talks to, without its credentials.
 func (c *Client) Endpoint() string { return c.base }
+
+// splitUser takes the user info out of an endpoint URL.
+func splitUser(endpoint string) (string, *url.Userinfo) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.User == nil {
+		return endpoint, nil
+	}
+	user := u.User
+	u.User = nil
+	return u.String(), user
+}
+
+// Redact is an endpoint URL as flow prints it: user info (a device
+// cloud's user name and access key) is replaced by "***".
+func Redact(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		// Not a URL: cut anything that looks like user info.
+		if at := strings.LastIndex(endpoint, "@"); at >= 0 {
+			if i := strings.Index(endpoint, "://"); i >= 0 && i < at {
+				return endpoint[:i+3] + "***@" + endpoint[at+1:]
+			}
+		}
+		return endpoint
+	}
+	if u.User == nil {
+		return endpoint
+	}
+	u.User = nil
+	s := u.String()
+	return strings.Replace(s, "://", "://***@", 1)
+}
+
+// AddSecret names a value the client must never print (a capability's
+// access key): errors from the endpoint that echo it have it replaced by
+// "***".
+func (c *Client) AddSecret(v string) {
+	if len(v) >= 4 {
+		c.secrets = append(c.secrets, v)
+	}
+}
+
+// scrub removes the client's secrets from an error's message, hint and
+// string details: an endpoint may echo the credentials it refused.
+func (c *Client) scrub(err error) error {
+	ce, ok := canonical.AsError(err)
+	if !ok || len(c.secrets) == 0 {
+		return err
+	}
+	clean := func(s string) string {
+		for _, sec := range c.secrets {
+			if sec != "" {
+				s = strings.ReplaceAll(s, sec, "***")
+			}
+		}
+		return s
+	}
+	ce.Message, ce.Hint = clean(ce.Message), clean(ce.Hint)
+	for k, v := range ce.Details {
+		if str, ok := v.(string); ok {
+			ce.Details[k] = clean(str)
+		}
+	}
+	if we, ok := ce.Err.(w3cCause); ok {
+		we.Message = clean(we.Message)
+		ce.Err = we
+	}
+	return ce
+}
 
 // SessionID is the current session, "" before NewSession and after
 // DeleteSession.
@@ -158,6 +244,10 @@ func (c *Client) name(k call) string {
 
 // do sends one command and decodes its value into out (when non-nil).
 func (c *Client) do(ctx context.Context, k call, out any) error {
+	return c.scrub(c.send(ctx, k, out))
+}
+
+func (c *Client) send(ctx context.Context, k call, out any) error {
 	var payload []byte
 	if k.body != nil {
 		var err error
@@ -194,7 +284,7 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 				With("limitBytes", big.limit).
 				WithHint("flow stops reading a reply at this size; the endpoint (or a proxy in front of it) is misbehaving").Wrap(err)
 		}
-		if attempt >= attempts || !connectionError(err) || ctx.Err() != nil {
+		if attempt >= c.retries+1 || ctx.Err() != nil || !(notSent(err) || (attempt < attempts && connectionError(err))) {
 			return c.transportError(ctx, k, err)
 		}
 		t := time.NewTimer(wait)
@@ -226,6 +316,10 @@ func (c *Client) roundTrip(ctx context.Context, k call, url string, payload []by
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	}
+	if c.user != nil {
+		pw, _ := c.user.Password()
+		req.SetBasicAuth(c.user.Username(), pw)
+	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -247,6 +341,17 @@ func (c *Client) roundTrip(ctx context.Context, k call, url string, payload []by
 		return 0, nil, tooLarge{limit}
 	}
 	return resp.StatusCode, data, nil
+}
+
+// notSent reports a failure before the request reached the endpoint: the
+// connection was refused or never made. Any request may be repeated then,
+// a new session and actions included; nothing ran.
+func notSent(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial" && !op.Timeout()
 }
 
 // connectionError reports a failure to reach the endpoint or to read its
@@ -655,4 +760,27 @@ func (c *Client) WindowHandles(ctx context.Context) ([]string, error) {
 func (c *Client) SwitchToWindow(ctx context.Context, handle string) error {
 	return c.do(ctx, call{method: http.MethodPost, path: "/window", session: true, safe: true,
 		body: map[string]string{"handle": handle}}, nil)
+}
+
+// PageSource is GET /source: the page's HTML, or a native app's view
+// hierarchy as the Appium driver writes it.
+func (c *Client) PageSource(ctx context.Context) (string, error) {
+	var src string
+	err := c.do(ctx, call{method: http.MethodGet, path: "/source", session: true, safe: true}, &src)
+	return src, err
+}
+
+// Logs is POST /se/log: the entries of one log type (Appium's route; its
+// fake driver keeps the actions it received under "actions").
+func (c *Client) Logs(ctx context.Context, kind string, out any) error {
+	return c.do(ctx, call{method: http.MethodPost, path: "/se/log", session: true, safe: true,
+		body: map[string]string{"type": kind}}, out)
+}
+
+// Command sends a command of the session that the client does not wrap
+// (an Appium endpoint such as /appium/start_recording_screen). path is
+// relative to the session; a GET is repeated after a connection error,
+// nothing else is. wait lengthens the request's timeout.
+func (c *Client) Command(ctx context.Context, method, path string, body any, wait time.Duration, out any) error {
+	return c.do(ctx, call{method: method, path: path, session: true, body: body, safe: method == http.MethodGet, extra: wait}, out)
 }

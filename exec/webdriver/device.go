@@ -154,7 +154,7 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 		d.chromium = true
 	} else {
 		if _, err := url.ParseRequestURI(cfg.URL); err != nil || !strings.HasPrefix(cfg.URL, "http") {
-			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--webdriver-url %q is not an http(s) URL", cfg.URL).
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--webdriver-url %q is not an http(s) URL", Redact(cfg.URL)).
 				WithHint("give the endpoint's base URL, e.g. http://localhost:4444 or http://localhost:4723")
 		}
 		if len(caps) == 0 {
@@ -172,11 +172,35 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 		}
 		return nil, err
 	}
+	if err := d.adopt(ctx, sess, own, local); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Attach makes a Device of a browser session that client already created
+// on a remote endpoint (a caller that had to see the session before it
+// knew it was a browser: an Appium session whose capabilities did not
+// say). cfg.Capabilities' "flow:" keys apply as in Open; Close deletes
+// the session.
+func Attach(ctx context.Context, client *Client, sess Session, cfg Config) (*Device, error) {
+	_, own := splitCapabilities(cfg.Capabilities)
+	d := &Device{settleFrames: 3, settleLimit: 5 * time.Second, client: client}
+	d.multiTouch = own[CapMultiTouch] == true
+	if err := d.adopt(ctx, sess, own, false); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// adopt sets the device up for the session it created or was given; on
+// failure the session is deleted.
+func (d *Device) adopt(ctx context.Context, sess Session, own map[string]any, local bool) error {
 	if !local {
 		name, _ := sess.Capabilities["browserName"].(string)
 		d.chromium = strings.Contains(strings.ToLower(name), "chrom") || strings.Contains(strings.ToLower(name), "edge")
 	}
-	d.info = describe(sess, cfg.URL, local)
+	d.info = describe(sess, d.client.Endpoint(), local)
 	d.calib = defaultCalibration()
 	if !local {
 		d.calib = Calibration{One: Options{Interpolate: true}, Two: Options{Interpolate: true}}
@@ -190,20 +214,20 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 	default:
 		_ = d.client.DeleteSession(context.WithoutCancel(ctx))
 		d.stopProcess()
-		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s is %v", CapTouchDispatch, own[CapTouchDispatch]).
+		return canonical.Errorf(canonical.CodeInvalidArgs, "%s is %v", CapTouchDispatch, own[CapTouchDispatch]).
 			WithHint(`use "` + DispatchDevTools + `" (Chromium's DevTools, paced by the wall clock) or "` + DispatchActions + `" (W3C pointer actions)`)
 	}
 	if d.devtools && !d.chromium {
 		_ = d.client.DeleteSession(context.WithoutCancel(ctx))
 		d.stopProcess()
-		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s %q needs a Chromium endpoint; this one is %s", CapTouchDispatch, DispatchDevTools, d.info.Name).
+		return canonical.Errorf(canonical.CodeInvalidArgs, "%s %q needs a Chromium endpoint; this one is %s", CapTouchDispatch, DispatchDevTools, d.info.Name).
 			WithHint(`remove "` + CapTouchDispatch + `" or set it to "` + DispatchActions + `"`)
 	}
 	if !d.devtools && own[CapCalibrate] != false {
 		d.adapt = true
 		d.calibPending = true
 	}
-	return d, nil
+	return nil
 }
 
 // splitCapabilities separates flow's own "flow:" keys from the ones sent.

@@ -47,12 +47,13 @@ func Rules() map[string]Rule {
 		"ios-runner":        {Project: []string{"canonical"}, ThirdParty: []string{"howett.net/plist"}},
 		// The Go API (package flow, the module root): the surfaces' shared
 		// engine; it sees every product package but the CLI.
-		".": {Project: []string{"canonical", "compat", "maestro", "planner", "exec", "exec/android", "exec/android/adb", "exec/fsext",
+		".": {Project: []string{"canonical", "compat", "maestro", "planner", "exec", "exec/android", "exec/android/adb", "exec/appium", "exec/fsext",
 			"exec/ios", "exec/js", "exec/sim", "exec/webdriver", "helper-apk", "ios-runner"},
 			ThirdParty: []string{"golang.org/x/text"}},
 		"cmd/flow":                     {Project: []string{"*"}, ThirdParty: []string{"*"}},
 		"internal/archtest":            {},
 		"internal/browsertest":         {Project: []string{"exec/webdriver"}},
+		"internal/appiumtest":          {},
 		"internal/iosproject":          {ThirdParty: []string{"howett.net/plist"}},
 		"internal/fakedevice":          {Project: []string{"exec", "exec/sim"}},
 		"internal/fakeios":             {Project: []string{"internal/fakedevice", "internal/fakeios/runner"}},
@@ -66,7 +67,7 @@ func Rules() map[string]Rule {
 
 // testOnlyProject may be imported by any package's _test.go files.
 func testOnlyProject() []string {
-	return []string{"internal/browsertest", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest", "internal/fakeios/runner"}
+	return []string{"internal/appiumtest", "internal/browsertest", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest", "internal/fakeios/runner"}
 }
 
 // testOnlyThirdParty may appear in any package's _test.go files.
