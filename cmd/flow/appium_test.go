@@ -375,15 +375,37 @@ func TestAppiumShards(t *testing.T) {
 	srv := appiumServer.Get(t)
 	proxy := newAppiumProxy(t, srv.URL)
 	report := filepath.Join(t.TempDir(), "report.json")
-	r := runFlow(t, "", "test", "testdata/appium/android", "--device", "appium", "--webdriver-url", proxy.URL,
+	junit := filepath.Join(t.TempDir(), "report.xml")
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	// Credentials in the URL, as farms document: a passing run prints
+	// them nowhere either.
+	const user, key = "shard-user", "shard-k3y-secret"
+	url := strings.Replace(proxy.URL, "http://", "http://"+user+":"+key+"@", 1)
+	r := runFlow(t, "", "test", "testdata/appium/android", "--device", "appium", "--webdriver-url", url,
 		"--capabilities", appiumCaps(t, "../../exec/appium/testdata/source/uiautomator2-login.xml", nil),
-		"--shard-split", "2", "--output", report)
+		"--shard-split", "2", "--output", report, "--events", events)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r)
 	}
+	r2 := runFlow(t, "", "test", "testdata/appium/android", "--device", "appium", "--webdriver-url", url,
+		"--capabilities", appiumCaps(t, "../../exec/appium/testdata/source/uiautomator2-login.xml", nil),
+		"--format", "junit", "--output", junit)
+	all := r.stdout + r.stderr + r2.stdout + r2.stderr
+	for _, f := range []string{report, junit, events} {
+		data, _ := os.ReadFile(f)
+		all += string(data)
+	}
+	if !strings.Contains(all, "127.0.0.1") {
+		t.Error("the reports do not name the endpoint at all")
+	}
+	for _, s := range []string{user, key} {
+		if strings.Contains(all, s) {
+			t.Errorf("a passing run shows the credential %q", s)
+		}
+	}
 	logs := proxy.sessionLogs()
-	if len(logs) != 2 {
-		t.Fatalf("want two sessions, each deleted at the end; got %d", len(logs))
+	if len(logs) != 3 {
+		t.Fatalf("want two sessions for the sharded run and one for the other, each deleted at the end; got %d", len(logs))
 	}
 	for id, l := range logs {
 		var seqs []json.RawMessage
@@ -414,6 +436,82 @@ func TestNativeCapabilities(t *testing.T) {
 		}
 		if native, known := appium.Native(caps); native != tc.native || known != tc.known {
 			t.Errorf("%s: native %v known %v, want %v %v", tc.caps, native, known, tc.native, tc.known)
+		}
+	}
+}
+
+// TestDocumentedCapabilities: every capabilities file docs/webdriver.md
+// offers parses as --capabilities does, describes a native session, and
+// names its driver and app; the fake driver's runs on a real Appium
+// server (its app path made absolute, since the server reads it).
+func TestDocumentedCapabilities(t *testing.T) {
+	files, _ := filepath.Glob("../../docs/capabilities/*.json")
+	if len(files) < 4 {
+		t.Fatalf("docs/capabilities has %d files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		caps, err := webdriver.ParseCapabilities(f, data)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if native, known := appium.Native(caps); !native || !known {
+			t.Errorf("%s does not describe a native session", f)
+		}
+		for _, k := range []string{"platformName", "appium:automationName", "appium:deviceName", "appium:app"} {
+			if s, _ := caps[k].(string); s == "" {
+				t.Errorf("%s has no %s", f, k)
+			}
+		}
+		if filepath.Base(f) == "fake-driver.json" {
+			srv := appiumServer.Get(t)
+			caps["appium:app"], _ = filepath.Abs(filepath.Join("../..", caps["appium:app"].(string)))
+			out, _ := json.Marshal(caps)
+			file := filepath.Join(t.TempDir(), "caps.json")
+			if err := os.WriteFile(file, out, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r := runFlow(t, "", "test", "testdata/appium/android", "--webdriver-url", srv.URL, "--capabilities", file,
+				"--output", filepath.Join(t.TempDir(), "r.json"))
+			if r.code != 0 {
+				t.Errorf("%s: exit %d\n%s", f, r.code, r)
+			}
+		}
+	}
+}
+
+// TestMCPOnAnAppiumPhone: an agent opens an Appium session through flow
+// mcp's open_device and keeps it across tool calls: a snapshot reads the
+// page source, a press by selector and a pinch each reach Appium as one
+// action sequence, and close_device deletes the session.
+func TestMCPOnAnAppiumPhone(t *testing.T) {
+	srv := appiumServer.Get(t)
+	proxy := newAppiumProxy(t, srv.URL)
+	h := startMCP(t)
+	h.mustCall("open_device", map[string]any{"device": "appium", "webdriverUrl": proxy.URL,
+		"capabilities": appiumCaps(t, "../../exec/appium/testdata/source/uiautomator2-login.xml", nil)})
+	snap := h.mustCall("snapshot", nil)
+	if refs, _ := snap["data"].(map[string]any)["refs"].(map[string]any); len(refs) == 0 {
+		t.Errorf("a snapshot without refs: %v", snap)
+	}
+	h.mustCall("press", map[string]any{"selector": `text="Log in"`})
+	h.mustCall("gesture", map[string]any{"input": map[string]any{"kind": "pinch", "scale": 0.5}})
+	h.mustFail("launch_app", map[string]any{"appId": "com.example.shop"}, "UNSUPPORTED_OPERATION")
+	h.mustCall("close_device", nil)
+	logs := proxy.sessionLogs()
+	if len(logs) != 1 {
+		t.Fatalf("want the one session deleted by close_device, got %d", len(logs))
+	}
+	for _, l := range logs {
+		// The press is repeated once: the fake screen never changes, and
+		// Maestro's tapOn taps again when nothing did.
+		var seqs [][]any
+		if err := json.Unmarshal(l, &seqs); err != nil || len(seqs) != 3 || len(seqs[0]) != 1 || len(seqs[1]) != 1 || len(seqs[2]) != 2 {
+			t.Errorf("want one-finger presses then a two-finger pinch, Appium logged %s", l)
 		}
 	}
 }

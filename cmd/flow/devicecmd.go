@@ -72,6 +72,9 @@ type cliOptions struct {
 	env    []exec.Var
 	// androidHelper is --android-helper.
 	androidHelper string
+	// webdriverURL and capabilities reach an Appium session (flow mcp's
+	// open_device).
+	webdriverURL, capabilities string
 }
 
 func splitCLIArgs(args []string) (cliOptions, []string, error) {
@@ -192,7 +195,8 @@ func runDeviceCommand(ctx context.Context, env Env, command string, args []strin
 
 // session is the flags as the session they open.
 func (o cliOptions) session(env Env) flowapi.SessionOptions {
-	return flowapi.SessionOptions{Target: flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper, Env: env},
+	return flowapi.SessionOptions{Target: flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper,
+		WebDriverURL: o.webdriverURL, Capabilities: o.capabilities, Env: env},
 		Record: o.record, Events: o.events, Vars: o.env}
 }
 

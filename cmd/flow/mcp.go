@@ -335,8 +335,8 @@ func mcpTools() []mcpTool {
 		{name: "run_flows", description: "Run Maestro flows or .ad scripts (flow test) and return the JSON report; each finished step is sent as progress, and cancelling the call stops the run.",
 			schema: `{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"},"minItems":1},"device":{"type":"string","default":"sim"},"env":{"type":"object","additionalProperties":{"type":"string"}},"includeTags":{"type":"string"},"excludeTags":{"type":"string"}},"required":["paths"],"additionalProperties":false}`,
 			run:    runFlowsTool},
-		{name: "open_device", description: "Open the device later tools act on (closing the one open): sim (default; its state is the CLI's), sim:android, sim:ios, android[:SERIAL], ios[:UDID].",
-			schema: `{"type":"object","properties":{"device":{"type":"string","default":"sim"},"apps":{"type":"array","items":{"type":"string"},"description":"app model files to install on sim"},"record":{"type":"string","description":"append each passed action to this .ad script"}},"additionalProperties":false}`,
+		{name: "open_device", description: "Open the device later tools act on (closing the one open): sim (default; its state is the CLI's), sim:android, sim:ios, android[:SERIAL], ios[:UDID], web, or appium (a phone through an Appium server or device farm: webdriverUrl, else FLOW_WEBDRIVER_URL, and capabilities). A web or Appium session lasts until close_device.",
+			schema: `{"type":"object","properties":{"device":{"type":"string","default":"sim"},"apps":{"type":"array","items":{"type":"string"},"description":"app model files to install on sim"},"record":{"type":"string","description":"append each passed action to this .ad script"},"webdriverUrl":{"type":"string","description":"the WebDriver or Appium endpoint (web, appium)"},"capabilities":{"type":"string","description":"JSON file of session capabilities (docs/webdriver.md)"}},"additionalProperties":false}`,
 			run: func(ctx context.Context, s *mcpServer, args map[string]any) (any, error) {
 				o := cliOptions{device: "sim"}
 				if d, ok := args["device"].(string); ok && d != "" {
@@ -344,6 +344,11 @@ func mcpTools() []mcpTool {
 				}
 				if r, ok := args["record"].(string); ok {
 					o.record = r
+				}
+				o.webdriverURL, _ = args["webdriverUrl"].(string)
+				o.capabilities, _ = args["capabilities"].(string)
+				if o.webdriverURL == "" && o.device == "appium" {
+					o.webdriverURL = s.env.Getenv("FLOW_WEBDRIVER_URL")
 				}
 				if apps, ok := args["apps"].([]any); ok {
 					for _, a := range apps {

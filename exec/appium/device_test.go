@@ -3,6 +3,8 @@ package appium_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,7 +19,7 @@ import (
 	"github.com/flow-runner/flow/planner"
 )
 
-func fixturePath(t *testing.T, name string) string {
+func fixturePath(t testing.TB, name string) string {
 	t.Helper()
 	abs, err := filepath.Abs(filepath.Join("testdata", "source", name))
 	if err != nil {
@@ -27,7 +29,7 @@ func fixturePath(t *testing.T, name string) string {
 }
 
 // open starts a fake-driver session serving app on the shared server.
-func open(t *testing.T, app string, extra map[string]any) exec.Device {
+func open(t testing.TB, app string, extra map[string]any) exec.Device {
 	t.Helper()
 	srv := server.Get(t)
 	caps := map[string]any{"platformName": "Fake", "appium:automationName": "Fake", "appium:deviceName": "Fake Phone", "appium:app": app}
@@ -44,7 +46,7 @@ func open(t *testing.T, app string, extra map[string]any) exec.Device {
 	return d
 }
 
-func native(t *testing.T, d exec.Device) *appium.Device {
+func native(t testing.TB, d exec.Device) *appium.Device {
 	t.Helper()
 	n, ok := d.(*appium.Device)
 	if !ok {
@@ -224,5 +226,29 @@ func TestBrowserSessionIsHandedToTheWebDevice(t *testing.T) {
 	defer d.(exec.Closer).Close(context.Background())
 	if _, ok := d.(*webdriver.Device); !ok {
 		t.Errorf("an HTML page source opened as %T, want the web device", d)
+	}
+}
+
+// TestProviderRefusals: a farm's refusal is DEVICE_UNAVAILABLE with the
+// provider's own words and a hint at the usual cause. The messages are
+// BrowserStack's documented ones for a used-up plan and a device tier.
+func TestProviderRefusals(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ message, hint string }{
+		{"[BROWSERSTACK_ALL_PARALLELS_IN_USE] All parallel tests are currently in use, including the queued tests. Please wait to finish or upgrade your plan to add more sessions.", "capacity"},
+		{"Could not find a driver for automationName 'UiAutomator3' and platformName 'android'.", "appium driver install"},
+		{"Authorization required", "credentials"},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusInternalServerError)
+			_ = json.NewEncoder(w).Encode(map[string]any{"value": map[string]string{"error": "session not created", "message": tc.message}})
+		}))
+		_, err := appium.Open(context.Background(), appium.Config{URL: srv.URL,
+			Capabilities: map[string]any{"platformName": "android", "appium:automationName": "UiAutomator2"}})
+		srv.Close()
+		ce, ok := canonical.AsError(err)
+		if !ok || ce.Code != canonical.CodeDeviceUnavailable || !strings.Contains(ce.Message, tc.message[:20]) || !strings.Contains(ce.Hint, tc.hint) {
+			t.Errorf("%q: got %v (hint %q)", tc.message, err, ce.Hint)
+		}
 	}
 }
