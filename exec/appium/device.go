@@ -470,19 +470,8 @@ func (d *Device) keyActions(ctx context.Context, keys []string) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	acts := make([]map[string]string, 0, 2*len(keys))
-	for _, k := range keys {
-		acts = append(acts, map[string]string{"type": "keyDown", "value": k}, map[string]string{"type": "keyUp", "value": k})
-	}
-	body := map[string]any{"actions": []any{map[string]any{"type": "key", "id": "keyboard", "actions": acts}}}
-	return d.perform(ctx, body, time.Duration(len(keys))*50*time.Millisecond)
+	return d.perform(ctx, webdriver.KeyActions(keys), time.Duration(len(keys))*50*time.Millisecond)
 }
-
-// W3C key codes (WebDriver §17.4.2).
-const (
-	keyEnter     = "\uE007"
-	keyBackspace = "\uE003"
-)
 
 // InputText types into the focused field. Android: `mobile: type`, which
 // takes any Unicode text in one call. iOS: the focused element's send
@@ -507,7 +496,7 @@ func (d *Device) InputText(ctx context.Context, text string) error {
 func (d *Device) EraseText(ctx context.Context, count int) error {
 	keys := make([]string, count)
 	for i := range keys {
-		keys[i] = keyBackspace
+		keys[i] = webdriver.KeyBackspace
 	}
 	return d.keyActions(ctx, keys)
 }
@@ -526,9 +515,9 @@ func (d *Device) PressKey(ctx context.Context, key exec.Key) error {
 	}
 	switch name {
 	case "enter":
-		return d.keyActions(ctx, []string{keyEnter})
+		return d.keyActions(ctx, []string{webdriver.KeyEnter})
 	case "backspace":
-		return d.keyActions(ctx, []string{keyBackspace})
+		return d.keyActions(ctx, []string{webdriver.KeyBackspace})
 	case "home", "volumeup", "volumedown":
 		return d.mobile(ctx, "pressKey", "pressButton", map[string]any{"name": name}, nil)
 	}
@@ -555,6 +544,12 @@ func (d *Device) HideKeyboard(ctx context.Context) error {
 // permissions, stop the app unless stopApp is false, then bring it up.
 // Each step is one `mobile:` call.
 func (d *Device) LaunchApp(ctx context.Context, o exec.LaunchOptions) error {
+	if len(o.Arguments) > 0 && !d.ios() {
+		// Refused before anything is sent: a launch must not half happen.
+		return canonical.NewError(canonical.CodeUnsupportedOperation, "launchApp arguments are not supported on Appium's Android drivers").
+			With("operation", "launchApp.arguments").With("platform", "android").
+			WithHint("pass them as intent extras in the session's capabilities (appium:optionalIntentArguments), or drop `arguments:`")
+	}
 	d.appID = o.AppID
 	if o.ClearState {
 		if err := d.ClearState(ctx, o.AppID); err != nil {
@@ -566,16 +561,11 @@ func (d *Device) LaunchApp(ctx context.Context, o exec.LaunchOptions) error {
 			return err
 		}
 	}
-	if o.StopApp && !o.ClearState {
+	// Android's clearApp stops the app itself (pm clear); XCUITest's
+	// does not say, and its launchApp ignores a running app.
+	if o.StopApp && !(o.ClearState && !d.ios()) {
 		if err := d.StopApp(ctx, o.AppID, true); err != nil {
 			return err
-		}
-	}
-	if len(o.Arguments) > 0 {
-		if !d.ios() {
-			return canonical.NewError(canonical.CodeUnsupportedOperation, "launchApp arguments are not supported on Appium's Android drivers").
-				With("operation", "launchApp.arguments").With("platform", "android").
-				WithHint("pass them as intent extras in the session's capabilities (appium:optionalIntentArguments), or drop `arguments:`")
 		}
 	}
 	if d.ios() && (o.StopApp || o.ClearState || len(o.Arguments) > 0) {

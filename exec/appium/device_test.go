@@ -252,3 +252,30 @@ func TestProviderRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestEraseTextIsOneKeySequence: eraseText is Backspace presses on one
+// W3C key source, one request.
+func TestEraseTextIsOneKeySequence(t *testing.T) {
+	t.Parallel()
+	d := native(t, open(t, fixturePath(t, "uiautomator2-login.xml"), nil))
+	before := d.RoundTrips()
+	if err := d.EraseText(context.Background(), 3); err != nil {
+		t.Fatal(err)
+	}
+	if n := d.RoundTrips() - before; n != 1 {
+		t.Errorf("eraseText took %d requests", n)
+	}
+	var log [][]struct {
+		Type    string `json:"type"`
+		Actions []struct {
+			Type, Value string
+		} `json:"actions"`
+	}
+	if err := d.Client().Logs(context.Background(), "actions", &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log) != 1 || len(log[0]) != 1 || log[0][0].Type != "key" || len(log[0][0].Actions) != 6 ||
+		log[0][0].Actions[0].Value != webdriver.KeyBackspace || log[0][0].Actions[1].Type != "keyUp" {
+		t.Errorf("Appium logged %+v", log)
+	}
+}

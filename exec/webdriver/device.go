@@ -757,23 +757,29 @@ func (d *Device) SettleScroll(ctx context.Context) (Settle, error) {
 	return s, err
 }
 
-// key codes of the W3C keyboard (WebDriver §17.4.2).
+// Key codes of the W3C keyboard (WebDriver §17.4.2).
 const (
-	keyEnter     = "\uE007"
-	keyBackspace = "\uE003"
+	KeyEnter     = "\uE007"
+	KeyBackspace = "\uE003"
 )
+
+// KeyActions is the body of POST /actions that presses and releases each
+// key in turn on one key source.
+func KeyActions(keys []string) map[string]any {
+	acts := make([]map[string]string, 0, 2*len(keys))
+	for _, k := range keys {
+		acts = append(acts, map[string]string{"type": "keyDown", "value": k}, map[string]string{"type": "keyUp", "value": k})
+	}
+	return map[string]any{"actions": []any{map[string]any{"type": "key", "id": "keyboard", "actions": acts}}}
+}
 
 // keyActions types keys on a W3C key source in one request.
 func (d *Device) keyActions(ctx context.Context, keys []string) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	acts := make([]map[string]string, 0, 2*len(keys))
-	for _, k := range keys {
-		acts = append(acts, map[string]string{"type": "keyDown", "value": k}, map[string]string{"type": "keyUp", "value": k})
-	}
 	d.changed()
-	body := map[string]any{"actions": []any{map[string]any{"type": "key", "id": "keyboard", "actions": acts}}}
+	body := KeyActions(keys)
 	err := d.client.PerformActions(ctx, body, time.Duration(len(keys))*50*time.Millisecond)
 	if err != nil {
 		_ = d.client.ReleaseActions(context.WithoutCancel(ctx))
@@ -792,7 +798,7 @@ func (d *Device) InputText(ctx context.Context, text string) error {
 	for _, r := range text {
 		switch {
 		case r == '\n':
-			keys = append(keys, keyEnter)
+			keys = append(keys, KeyEnter)
 		case r == '\r':
 		default:
 			keys = append(keys, string(r))
@@ -810,14 +816,14 @@ func (d *Device) InputText(ctx context.Context, text string) error {
 	if el == "" {
 		return nil // nothing has focus: typing goes nowhere, as on a phone
 	}
-	return d.client.ElementSendKeys(ctx, el, strings.ReplaceAll(strings.ReplaceAll(text, "\r", ""), "\n", keyEnter))
+	return d.client.ElementSendKeys(ctx, el, strings.ReplaceAll(strings.ReplaceAll(text, "\r", ""), "\n", KeyEnter))
 }
 
 // EraseText presses Backspace count times in one round trip.
 func (d *Device) EraseText(ctx context.Context, count int) error {
 	keys := make([]string, max(count, 0))
 	for i := range keys {
-		keys[i] = keyBackspace
+		keys[i] = KeyBackspace
 	}
 	return d.keyActions(ctx, keys)
 }
@@ -827,9 +833,9 @@ func (d *Device) EraseText(ctx context.Context, count int) error {
 func (d *Device) PressKey(ctx context.Context, key exec.Key) error {
 	switch strings.ToLower(strings.TrimSpace(key.Name)) {
 	case "enter":
-		return d.keyActions(ctx, []string{keyEnter})
+		return d.keyActions(ctx, []string{KeyEnter})
 	case "backspace":
-		return d.keyActions(ctx, []string{keyBackspace})
+		return d.keyActions(ctx, []string{KeyBackspace})
 	}
 	return canonical.Errorf(canonical.CodeUnsupportedOperation, "Keycode %s is not supported on web", key.Name).
 		With("platform", "web").With("key", key.Name).
