@@ -20,7 +20,7 @@
 //     exec/report writes it as JUnit, JSON or HTML). [Load] and [RunPlan]
 //     are its two halves, for callers that act between them.
 //   - [OpenSession] opens a device by name — sim, web, android[:SERIAL],
-//     ios[:UDID] — and a [Session] performs actions on it: Launch, Press,
+//     ios[:UDID], appium — and a [Session] performs actions on it: Launch, Press,
 //     Fill, Type, Swipe, Scroll, Gesture, Back, Home, Snapshot (with
 //     @refs), Screenshot, Wait, Is, or any CLI device command with Do.
 //   - [Devices] lists the devices flow can run on.

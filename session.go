@@ -61,8 +61,9 @@ type Snapshot struct {
 }
 
 // OpenSession prepares a session on o.Device (sim, web, android[:SERIAL],
-// ios[:UDID]; web is a headless Chromium, or WebDriverURL's endpoint, for
-// as long as the session lasts). The device itself opens with
+// ios[:UDID], appium; web is a headless Chromium, or WebDriverURL's
+// endpoint, and appium a phone through WebDriverURL's Appium server or
+// farm, for as long as the session lasts). The device itself opens with
 // the first action that parses, so a mistyped action costs no device
 // start. On sim the session holds the state folder's lock (Env.StateDir)
 // until Close: sim's screen carries over between sessions, as between CLI

@@ -4,8 +4,9 @@ import "github.com/flow-runner/flow/exec"
 
 // Target names the device to open and how to reach it.
 type Target struct {
-	// Device is sim (also sim:android, sim:ios), web, android[:SERIAL] or
-	// ios[:UDID]; `flow devices` lists them.
+	// Device is sim (also sim:android, sim:ios), web, android[:SERIAL],
+	// ios[:UDID] or appium (a native Appium session at WebDriverURL);
+	// `flow devices` lists the ones it can find.
 	Device string
 	// Apps are app model files sim installs beside the demo shop.
 	Apps []string
@@ -13,7 +14,9 @@ type Target struct {
 	// else built with the SDK of ANDROID_HOME).
 	AndroidHelper string
 	// WebDriverURL and Capabilities send the web device to a remote
-	// endpoint; IOSRunnerURL attaches to a running iOS runner.
+	// endpoint, or name the Appium session (a file of capabilities that
+	// describe a native app makes the session native on web too);
+	// IOSRunnerURL attaches to a running iOS runner.
 	WebDriverURL, Capabilities, IOSRunnerURL string
 	// ShardFlag names the flag that asked for several devices, in
 	// messages ("--shard-split" when empty).
