@@ -148,7 +148,7 @@ func Open(ctx context.Context, cfg Config) (exec.Device, error) {
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
 	}
-	send, own := split(cfg.Capabilities)
+	send, own := webdriver.SplitCapabilities(cfg.Capabilities)
 	client := webdriver.NewClient(cfg.URL, cfg.Client)
 	addSecrets(client, send)
 	sess, err := client.NewSession(ctx, send, timeout)
@@ -159,20 +159,16 @@ func Open(ctx context.Context, cfg Config) (exec.Device, error) {
 		return nil, err
 	}
 	d := &Device{client: client}
-	if err := d.adopt(ctx, sess, own); err != nil {
-		if _, ok := err.(browserSession); ok {
-			return webdriver.Attach(ctx, client, sess, webdriver.Config{URL: cfg.URL, Capabilities: cfg.Capabilities})
-		}
+	browser, err := d.adopt(ctx, sess, own)
+	switch {
+	case err != nil:
 		_ = client.DeleteSession(context.WithoutCancel(ctx))
 		return nil, err
+	case browser:
+		return webdriver.Attach(ctx, client, sess, webdriver.Config{URL: cfg.URL, Capabilities: cfg.Capabilities})
 	}
 	return d, nil
 }
-
-// browserSession is adopt's answer for a session that shows a web page.
-type browserSession struct{}
-
-func (browserSession) Error() string { return "the session is a browser" }
 
 // refusalHint points at what usually makes an Appium server or a farm
 // refuse a session, from its message.
@@ -188,43 +184,6 @@ func refusalHint(msg string) string {
 		return "the server has no driver for appium:automationName: install it (appium driver install uiautomator2, or xcuitest) or fix the name"
 	}
 	return "the endpoint could not start a session for these capabilities; its message says why. Check platformName, appium:automationName, appium:deviceName and appium:app in --capabilities (docs/webdriver.md)"
-}
-
-// split separates flow's own "flow:" keys from the ones sent, at the top
-// level and in alwaysMatch/firstMatch objects.
-func split(in map[string]any) (send, own map[string]any) {
-	own = map[string]any{}
-	var clean func(m map[string]any) map[string]any
-	clean = func(m map[string]any) map[string]any {
-		out := make(map[string]any, len(m))
-		for k, v := range m {
-			switch {
-			case strings.HasPrefix(k, "flow:"):
-				own[k] = v
-			case k == "capabilities" || k == "alwaysMatch":
-				if inner, ok := v.(map[string]any); ok {
-					v = clean(inner)
-				}
-				out[k] = v
-			case k == "firstMatch":
-				if list, ok := v.([]any); ok {
-					cl := make([]any, len(list))
-					for i, e := range list {
-						if m, ok := e.(map[string]any); ok {
-							e = clean(m)
-						}
-						cl[i] = e
-					}
-					v = cl
-				}
-				out[k] = v
-			default:
-				out[k] = v
-			}
-		}
-		return out
-	}
-	return clean(in), own
 }
 
 // addSecrets tells the client the capability values it must never print:
@@ -254,8 +213,9 @@ func addSecrets(c *webdriver.Client, caps map[string]any) {
 }
 
 // adopt reads what the session is: the platform from its capabilities,
-// or from its page source when they do not say.
-func (d *Device) adopt(ctx context.Context, sess webdriver.Session, own map[string]any) error {
+// or from its page source when they do not say; browser is true for a
+// session that shows a web page.
+func (d *Device) adopt(ctx context.Context, sess webdriver.Session, own map[string]any) (browser bool, err error) {
 	caps := sess.Capabilities
 	d.automation = str(caps, "appium:automationName")
 	platform := strings.ToLower(str(caps, "platformName"))
@@ -275,14 +235,14 @@ func (d *Device) adopt(ctx context.Context, sess webdriver.Session, own map[stri
 	if d.dialect == DialectUnknown || str(caps, "browserName") != "" {
 		src, err := d.client.PageSource(ctx)
 		if err != nil {
-			return err
+			return false, err
 		}
 		_, kind, err := ParseScreen([]byte(src))
 		if err != nil {
-			return err
+			return false, err
 		}
 		if kind == DialectHTML {
-			return browserSession{}
+			return true, nil
 		}
 		d.dialect = kind
 	}
@@ -294,7 +254,7 @@ func (d *Device) adopt(ctx context.Context, sess webdriver.Session, own map[stri
 		d.multiTouch = a == "uiautomator2" || a == "xcuitest"
 	}
 	d.info = describe(sess, d.dialect, d.automation, d.client.Endpoint())
-	return nil
+	return false, nil
 }
 
 func describe(s webdriver.Session, dialect Dialect, automation, endpoint string) exec.DeviceInfo {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flow-runner/flow/canonical"
 )
 
 // TestCredentialsNeverPrinted: user info in the endpoint URL is sent as
@@ -85,5 +87,33 @@ func TestNewSessionRepeatedOnlyWhenNothingWasSent(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("a refused endpoint took %s to give up", d)
+	}
+}
+
+// TestSplitCapabilitiesNested: flow's own keys are kept back wherever a
+// capabilities file puts them, W3C's full form included.
+func TestSplitCapabilitiesNested(t *testing.T) {
+	t.Parallel()
+	var in map[string]any
+	_ = json.Unmarshal([]byte(`{"capabilities":{"alwaysMatch":{"platformName":"android","flow:multiTouch":true},
+		"firstMatch":[{"appium:deviceName":"a","flow:calibrate":false}]}}`), &in)
+	send, own := SplitCapabilities(in)
+	data, _ := json.Marshal(send)
+	if strings.Contains(string(data), "flow:") || !strings.Contains(string(data), "platformName") || !strings.Contains(string(data), "appium:deviceName") {
+		t.Errorf("sent %s", data)
+	}
+	if own[CapMultiTouch] != true || own[CapCalibrate] != false {
+		t.Errorf("own %v", own)
+	}
+}
+
+// TestCapabilitiesSyntaxErrorPosition: a broken capabilities file is
+// reported at the offending character.
+func TestCapabilitiesSyntaxErrorPosition(t *testing.T) {
+	t.Parallel()
+	_, err := ParseCapabilities("caps.json", []byte("{\"platformName\": \"android\",\n \"appium:app\": }\n"))
+	ce, ok := canonical.AsError(err)
+	if !ok || ce.Pos.File != "caps.json" || ce.Pos.Line != 2 || ce.Pos.Col != 16 || ce.Hint == "" {
+		t.Errorf("got %v at %+v", err, ce.Pos)
 	}
 }

@@ -118,7 +118,7 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 	if timeout <= 0 {
 		timeout = 90 * time.Second
 	}
-	caps, own := splitCapabilities(cfg.Capabilities)
+	caps, own := SplitCapabilities(cfg.Capabilities)
 	d := &Device{settleFrames: 3, settleLimit: 5 * time.Second}
 	var local bool
 	if cfg.URL == "" {
@@ -184,7 +184,7 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 // say). cfg.Capabilities' "flow:" keys apply as in Open; Close deletes
 // the session.
 func Attach(ctx context.Context, client *Client, sess Session, cfg Config) (*Device, error) {
-	_, own := splitCapabilities(cfg.Capabilities)
+	_, own := SplitCapabilities(cfg.Capabilities)
 	d := &Device{settleFrames: 3, settleLimit: 5 * time.Second, client: client}
 	d.multiTouch = own[CapMultiTouch] == true
 	if err := d.adopt(ctx, sess, own, false); err != nil {
@@ -230,17 +230,42 @@ func (d *Device) adopt(ctx context.Context, sess Session, own map[string]any, lo
 	return nil
 }
 
-// splitCapabilities separates flow's own "flow:" keys from the ones sent.
-func splitCapabilities(in map[string]any) (send, own map[string]any) {
-	send, own = map[string]any{}, map[string]any{}
-	for k, v := range in {
-		if strings.HasPrefix(k, "flow:") {
-			own[k] = v
-		} else {
-			send[k] = v
+// SplitCapabilities separates flow's own "flow:" keys from the ones
+// sent, at the top level and inside a capabilities, alwaysMatch or
+// firstMatch object, so a file in W3C's full form keeps them to itself too.
+func SplitCapabilities(in map[string]any) (send, own map[string]any) {
+	own = map[string]any{}
+	var clean func(m map[string]any) map[string]any
+	clean = func(m map[string]any) map[string]any {
+		out := make(map[string]any, len(m))
+		for k, v := range m {
+			switch {
+			case strings.HasPrefix(k, "flow:"):
+				own[k] = v
+			case k == "capabilities" || k == "alwaysMatch":
+				if inner, ok := v.(map[string]any); ok {
+					v = clean(inner)
+				}
+				out[k] = v
+			case k == "firstMatch":
+				if list, ok := v.([]any); ok {
+					cl := make([]any, len(list))
+					for i, e := range list {
+						if m, ok := e.(map[string]any); ok {
+							e = clean(m)
+						}
+						cl[i] = e
+					}
+					v = cl
+				}
+				out[k] = v
+			default:
+				out[k] = v
+			}
 		}
+		return out
 	}
-	return send, own
+	return clean(in), own
 }
 
 func describe(s Session, endpoint string, local bool) exec.DeviceInfo {

@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/flow-runner/flow/exec/procgroup"
+	"io"
 	"net"
 	"os"
 	osexec "os/exec"
@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/flow-runner/flow/exec/procgroup"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -296,11 +298,22 @@ func ParseCapabilities(name string, data []byte) (map[string]any, error) {
 	var caps map[string]any
 	if err := decodeJSON(data, &caps); err != nil || caps == nil {
 		msg := "it is not a JSON object"
+		pos := canonical.Pos{File: name, Line: 1, Col: 1}
 		if err != nil {
 			msg = err.Error()
+			var syn *json.SyntaxError
+			var typ *json.UnmarshalTypeError
+			switch {
+			case errors.As(err, &syn):
+				pos.Line, pos.Col = lineCol(data, int(syn.Offset)-1) // Offset is just past the offending byte
+			case errors.As(err, &typ):
+				pos.Line, pos.Col = lineCol(data, int(typ.Offset))
+			case errors.Is(err, io.ErrUnexpectedEOF):
+				pos.Line, pos.Col = lineCol(data, len(data))
+			}
 		}
-		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "capabilities file %s is not valid: %s", name, msg).
-			WithHint(`write a JSON object, e.g. {"browserName":"chrome","flow:multiTouch":true}`)
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "capabilities file %s is not valid: %s", name, msg).At(pos).
+			WithHint(`write one JSON object, e.g. {"browserName":"chrome"} for a browser or {"platformName":"Android","appium:automationName":"UiAutomator2","appium:app":"app.apk"} for an Appium phone (docs/capabilities/)`)
 	}
 	if err := checkOwn(name, data, caps); err != nil {
 		return nil, err
@@ -359,6 +372,13 @@ func locate(data []byte, s string) (line, col int) {
 	if i < 0 {
 		return 1, 1
 	}
+	return lineCol(data, i)
+}
+
+// lineCol is the 1-based line and column of byte offset i in data; an
+// offset past the end is the end.
+func lineCol(data []byte, i int) (line, col int) {
+	i = max(0, min(i, len(data)))
 	line = 1 + bytes.Count(data[:i], []byte("\n"))
 	return line, i - bytes.LastIndexByte(data[:i], '\n')
 }
