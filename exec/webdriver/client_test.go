@@ -374,6 +374,9 @@ func TestParseCapabilities(t *testing.T) {
 		{"{\n  \"browserName\": \"chrome\",\n  \"flow:touchDispatch\": \"cdp\"\n}", "flow:touchDispatch is cdp", "caps.json:3:3", `"devtools" or "actions"`},
 		{`{"flow:multiTouch": "yes"}`, "flow:multiTouch is yes", "caps.json:1:2", "true or false"},
 		{`{"browserName": "chrome", "flow:multitouch": true}`, "unknown capability flow:multitouch", "caps.json:1:27", "flow:multiTouch"},
+		// W3C's full form keeps them inside alwaysMatch or firstMatch.
+		{"{\"capabilities\": {\"alwaysMatch\": {\n  \"flow:calibrate\": 1}}}", "flow:calibrate is 1", "caps.json:2:3", "true or false"},
+		{`{"firstMatch": [{}, {"flow:touch": "actions"}]}`, "unknown capability flow:touch", "caps.json:1:22", "flow:touchDispatch"},
 	} {
 		_, err := webdriver.ParseCapabilities("caps.json", []byte(c.doc))
 		ce := coded(t, err)

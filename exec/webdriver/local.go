@@ -328,20 +328,19 @@ var ownValues = map[string]string{
 	CapTouchDispatch: `"` + DispatchDevTools + `" or "` + DispatchActions + `"`,
 }
 
-// checkOwn checks the file's top-level "flow:" keys, where the file can
+// checkOwn checks the file's "flow:" keys, at the top level or nested as
+// SplitCapabilities finds them, where the file can
 // still be named: an unknown key or a value of the wrong kind is reported
 // at its line and column.
 func checkOwn(name string, data []byte, caps map[string]any) error {
-	keys := make([]string, 0, len(caps))
-	for k := range caps {
+	_, own := SplitCapabilities(caps)
+	keys := make([]string, 0, len(own))
+	for k := range own {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !strings.HasPrefix(k, "flow:") {
-			continue
-		}
-		v := caps[k]
+		v := own[k]
 		want, known := ownValues[k]
 		ok := known
 		switch k {
