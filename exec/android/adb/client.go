@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,33 @@ const maxReply = 0xffff
 // dialTimeout bounds connecting to the server, which is local: a server
 // that does not accept within it is not running.
 const dialTimeout = 3 * time.Second
+
+// Every read from the server has a deadline, so that a server or a device
+// that keeps the connection open and stops answering (a hung server, a
+// wedged USB link, a frozen emulator, a dead NAT in front of `adb
+// connect`) ends a request with an error instead of a wait for ever. They
+// bound the silence before each reply, never a whole transfer: a long
+// install or a long command goes on as long as bytes keep coming.
+const (
+	// serverTimeout: the server answers its own requests (host:…) from
+	// memory, at once; ddmlib, Android Studio's client, gives any adb
+	// read 5 s by default.
+	serverTimeout = 5 * time.Second
+	// deviceTimeout: opening a service on a device waits for the device
+	// itself to answer over USB or the network, which takes milliseconds
+	// even on a busy phone; twice ddmlib's bound.
+	deviceTimeout = 10 * time.Second
+	// idleTimeout: the output of a one-shot command, the bytes of an
+	// install, a pull or a push. Commands such as `am start -W` or `pm
+	// clear` print nothing while they work, for seconds, so the bound is
+	// generous; a stalled link is found sooner by exec/android, which
+	// pings the device while a command is silent.
+	idleTimeout = 2 * time.Minute
+	// verdictTimeout: the package manager's install verdict comes after
+	// it has verified and optimised the APK, which can take minutes on a
+	// slow emulator.
+	verdictTimeout = 5 * time.Minute
+)
 
 // ServerAddr is the adb server's address as adb itself finds it:
 // 127.0.0.1 and ANDROID_ADB_SERVER_PORT, else 5037.
@@ -66,16 +94,24 @@ type conn struct {
 	stop func() bool
 }
 
+// dialError marks a server nothing listens for (connection refused),
+// which EnsureServer may start, apart from one that listens and does not
+// answer, which starting again would not mend.
+type dialError struct{ err error }
+
+func (e *dialError) Error() string { return e.err.Error() }
+func (e *dialError) Unwrap() error { return e.err }
+
 func (c *Client) connect(ctx context.Context, serial string) (*conn, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, interrupted(ctx, serial)
 	}
 	nc, err := c.dial(ctx, "tcp", c.addr)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, interrupted(ctx, serial)
 		}
-		return nil, c.unreachable(serial, err)
+		return nil, c.unreachable(serial, &dialError{err})
 	}
 	cn := &conn{Conn: nc}
 	cn.stop = context.AfterFunc(ctx, func() { nc.Close() })
@@ -87,20 +123,39 @@ func (cn *conn) Close() error {
 	return cn.Conn.Close()
 }
 
+// within makes the next reads fail when nothing arrives within d.
+func (cn *conn) within(d time.Duration) {
+	_ = cn.SetReadDeadline(time.Now().Add(d))
+}
+
+// replyTimeout is how long the status of req may take: the server
+// answers host requests itself; any other request opens a service on the
+// device, which answers it.
+func replyTimeout(req string) time.Duration {
+	if strings.HasPrefix(req, "host") {
+		return serverTimeout
+	}
+	return deviceTimeout
+}
+
 // request sends one smart-socket request and reads its status.
 func (c *Client) request(ctx context.Context, cn *conn, serial, req string) error {
 	if len(req) > maxReply {
 		return c.fail(serial, "request too long", fmt.Errorf("%d bytes", len(req)))
 	}
+	_ = cn.SetWriteDeadline(time.Now().Add(serverTimeout))
 	if _, err := io.WriteString(cn, fmt.Sprintf("%04x%s", len(req), req)); err != nil {
 		return c.ioError(ctx, serial, req, err)
 	}
+	_ = cn.SetWriteDeadline(time.Time{})
 	return c.status(ctx, cn, serial, req)
 }
 
-// status reads OKAY, or FAIL and its message.
+// status reads OKAY, or FAIL and its message, within the request's reply
+// timeout.
 func (c *Client) status(ctx context.Context, cn *conn, serial, req string) error {
 	var st [4]byte
+	cn.within(replyTimeout(req))
 	if _, err := io.ReadFull(cn, st[:]); err != nil {
 		return c.ioError(ctx, serial, req, err)
 	}
@@ -120,9 +175,11 @@ func (c *Client) status(ctx context.Context, cn *conn, serial, req string) error
 	return c.fail(serial, fmt.Sprintf("the adb server answered %q to %s", st[:], service(req)), nil)
 }
 
-// readString reads a "%04x"-prefixed string.
+// readString reads a "%04x"-prefixed string, which the server sends at
+// once after its status.
 func (c *Client) readString(ctx context.Context, cn *conn, serial, req string) (string, error) {
 	var n [4]byte
+	cn.within(serverTimeout)
 	if _, err := io.ReadFull(cn, n[:]); err != nil {
 		return "", c.ioError(ctx, serial, req, err)
 	}
@@ -211,11 +268,49 @@ func (c *Client) unreachable(serial string, cause error) *canonical.Error {
 		WithHint("start it with `adb start-server` (flow starts it itself when adb is on PATH), or point ANDROID_ADB_SERVER_PORT at the port your server uses")
 }
 
-// ioError is a connection that broke mid-request: the context's error
-// when it was cancelled, else the device or server went away.
+// Hints for a connection that stays open and stops answering.
+const (
+	restartHint = "the adb server is not answering: restart it with `adb kill-server` (flow starts it again when adb is on PATH, or run `adb start-server`), then run again"
+	stalledHint = "the link to the device is open but nothing comes back (a wedged USB link, a frozen emulator, a dropped network connection): reconnect the device (replug its cable, `adb reconnect`, or restart the emulator) and run again; if no device answers, restart the adb server with `adb kill-server`"
+)
+
+// interrupted is the error of a request the context stopped: INTERRUPTED,
+// the context's error kept in the chain.
+func interrupted(ctx context.Context, serial string) *canonical.Error {
+	e := canonical.Interrupted(ctx.Err())
+	if serial != "" {
+		e = e.With("serial", serial)
+	}
+	return e
+}
+
+// noAnswer reports whether err is a read or write deadline passing.
+func noAnswer(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
+// silent is the error of a read or write that passed its deadline during
+// req: the server hangs when the request was its own, else the device
+// does not answer.
+func (c *Client) silent(serial, req string, wait time.Duration, err error) *canonical.Error {
+	if strings.HasPrefix(req, "host") || serial == "" {
+		return c.base(serial, fmt.Sprintf("the adb server at %s did not answer %s within %v", c.addr, service(req), wait)).
+			Wrap(err).WithHint(restartHint)
+	}
+	return c.base(serial, fmt.Sprintf("%s did not answer adb within %v (%s)", serial, wait, service(req))).
+		Wrap(err).WithHint(stalledHint)
+}
+
+// ioError is a connection that broke mid-request: INTERRUPTED when the
+// context was cancelled, a silent server or device when a deadline
+// passed, else the device or server went away.
 func (c *Client) ioError(ctx context.Context, serial, req string, err error) error {
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return interrupted(ctx, serial)
+	}
+	if noAnswer(err) {
+		return c.silent(serial, req, replyTimeout(req), err)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return c.fail(serial, fmt.Sprintf("the adb server closed the connection during %s", service(req)), err)
@@ -246,4 +341,33 @@ func (c *Client) refused(serial, req, msg string) *canonical.Error {
 		return e.WithHint("another program holds that local port; flow asks for tcp:0 so the server picks a free one")
 	}
 	return e.WithHint("check the device with `adb devices -l`")
+}
+
+// Ping asks the device itself for an answer: it opens the sync service
+// (no process starts for it on the device) and closes it at once. The
+// server answers host:transport from memory, even for a device whose link
+// has stalled; only the device's answer to the open, OKAY or a refusal,
+// proves that the link still carries packets both ways. The error is
+// DEVICE_UNAVAILABLE: the device is gone, or it did not answer within
+// 10 s.
+func (c *Client) Ping(ctx context.Context, serial string) error {
+	cn, err := c.connect(ctx, serial)
+	if err != nil {
+		return err
+	}
+	defer cn.Close()
+	if err := c.request(ctx, cn, serial, "host:transport:"+serial); err != nil {
+		return err
+	}
+	const req = "sync:"
+	_ = cn.SetWriteDeadline(time.Now().Add(serverTimeout))
+	if _, err := io.WriteString(cn, fmt.Sprintf("%04x%s", len(req), req)); err != nil {
+		return c.ioError(ctx, serial, req, err)
+	}
+	var st [4]byte
+	cn.within(deviceTimeout)
+	if _, err := io.ReadFull(cn, st[:]); err != nil {
+		return c.ioError(ctx, serial, req, err)
+	}
+	return nil
 }

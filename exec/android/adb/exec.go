@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // maxExec bounds exec: output kept in memory (a screenshot PNG is a few
@@ -22,12 +23,9 @@ func (c *Client) Exec(ctx context.Context, serial string, argv ...string) ([]byt
 		return nil, err
 	}
 	defer cn.Close()
-	out, err := readCapped(cn, maxExec)
+	out, err := readCapped(idleReader{cn, idleTimeout}, maxExec)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, c.fail(serial, fmt.Sprintf("reading the output of %s failed: %v", service(cmd), err), err)
+		return nil, c.dataError(ctx, serial, cmd, idleTimeout, fmt.Sprintf("reading the output of %s failed", service(cmd)), err)
 	}
 	return out, nil
 }
@@ -47,22 +45,29 @@ func (c *Client) Install(ctx context.Context, serial string, apk io.Reader, size
 		return Result{}, err
 	}
 	defer cn.Close()
-	if n, err := io.CopyN(cn, apk, size); err != nil {
-		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
-		}
-		return Result{}, c.fail(serial, fmt.Sprintf("sending the APK failed after %d of %d bytes: %v", n, size, err), err)
+	if n, err := io.CopyN(idleWriter{cn, idleTimeout}, apk, size); err != nil {
+		return Result{}, c.dataError(ctx, serial, cmd, idleTimeout, fmt.Sprintf("sending the APK failed after %d of %d bytes", n, size), err)
 	}
-	out, err := readCapped(cn, maxReply)
+	_ = cn.SetWriteDeadline(time.Time{})
+	out, err := readCapped(idleReader{cn, verdictTimeout}, maxReply)
 	if err != nil {
-		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
-		}
-		return Result{}, c.fail(serial, "reading the install verdict failed", err)
+		return Result{}, c.dataError(ctx, serial, cmd, verdictTimeout, "reading the install verdict failed", err)
 	}
 	res := Result{Stdout: out, ExitCode: 1}
 	if strings.HasPrefix(string(out), "Success") {
 		res.ExitCode = 0
 	}
 	return res, nil
+}
+
+// dataError is a transfer that failed after the service opened:
+// INTERRUPTED, a device silent for wait, or the failure itself.
+func (c *Client) dataError(ctx context.Context, serial, cmd string, wait time.Duration, what string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return interrupted(ctx, serial)
+	case noAnswer(err):
+		return c.base(serial, fmt.Sprintf("%s: %s sent nothing for %v", what, serial, wait)).Wrap(err).WithHint(stalledHint)
+	}
+	return c.fail(serial, fmt.Sprintf("%s: %v", what, err), err)
 }

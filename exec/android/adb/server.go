@@ -2,6 +2,7 @@ package adb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os/exec"
@@ -13,15 +14,19 @@ import (
 // device scan (a few seconds with many USB devices).
 const startTimeout = 20 * time.Second
 
-// EnsureServer starts the adb server when none answers at the client's
-// address and adb is on PATH (lookPath finds it), as Maestro does before
-// it lists devices. The server is started on the client's port, so a
-// user's ANDROID_ADB_SERVER_PORT is kept.
+// EnsureServer starts the adb server when nothing listens at the
+// client's address and adb is on PATH (lookPath finds it), as Maestro
+// does before it lists devices. The server is started on the client's
+// port, so a user's ANDROID_ADB_SERVER_PORT is kept. A server that
+// listens but does not answer is an error with the hint to restart it:
+// `adb start-server` would only wait on it too.
 func (c *Client) EnsureServer(ctx context.Context, lookPath func(string) (string, error)) error {
 	if _, err := c.Version(ctx); err == nil {
 		return nil
 	} else if ctx.Err() != nil {
-		return ctx.Err()
+		return interrupted(ctx, "")
+	} else if de := (*dialError)(nil); !errors.As(err, &de) {
+		return err
 	}
 	_, port, err := net.SplitHostPort(c.addr)
 	if err != nil {
@@ -37,7 +42,7 @@ func (c *Client) EnsureServer(ctx context.Context, lookPath func(string) (string
 	cmd := exec.CommandContext(sctx, bin, "-P", port, "start-server")
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return interrupted(ctx, "")
 	}
 	if err != nil {
 		return c.base("", fmt.Sprintf("`adb -P %s start-server` failed: %s", port, firstLine(string(out), err))).Wrap(err).

@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"net"
 	"sync"
+	"time"
 )
 
 // Shell v2 packet ids (adb's shell_protocol.h): each packet is the id, a
@@ -43,7 +45,7 @@ type Result struct {
 // with Quote) and returns its output and exit code. A non-zero exit is a
 // Result, not an error: callers decide what a command's failure means.
 func (c *Client) Shell(ctx context.Context, serial string, argv ...string) (Result, error) {
-	s, err := c.StartShell(ctx, serial, argv...)
+	s, err := c.startShell(ctx, serial, idleTimeout, argv)
 	if err != nil {
 		return Result{}, err
 	}
@@ -80,6 +82,9 @@ type Stream struct {
 	cn     *conn
 	out    *io.PipeReader
 	done   chan struct{}
+	// idle bounds the silence between two packets; 0 lets the command be
+	// silent as long as it runs.
+	idle time.Duration
 
 	mu     sync.Mutex
 	stderr []byte
@@ -91,7 +96,15 @@ type Stream struct {
 // StartShell starts argv on the device and returns at once. Its stdout
 // must be read (or the stream closed): the device's output waits for the
 // reader, as a pipe does.
+//
+// The command may stay silent as long as it runs (am instrument prints
+// nothing for a whole session): no deadline bounds the stream's reads,
+// only the open. Whoever waits on a stream bounds that wait and closes it.
 func (c *Client) StartShell(ctx context.Context, serial string, argv ...string) (*Stream, error) {
+	return c.startShell(ctx, serial, 0, argv)
+}
+
+func (c *Client) startShell(ctx context.Context, serial string, idle time.Duration, argv []string) (*Stream, error) {
 	cmd := commandLine(argv)
 	cn, err := c.open(ctx, serial, "shell,v2,raw:"+cmd)
 	if err != nil {
@@ -99,12 +112,15 @@ func (c *Client) StartShell(ctx context.Context, serial string, argv ...string) 
 	}
 	// The command gets no input: say so at once, as adb does when its
 	// own stdin ends, so a command that reads stdin does not wait forever.
+	_ = cn.SetWriteDeadline(time.Now().Add(deviceTimeout))
 	if _, err := cn.Write([]byte{idCloseStdin, 0, 0, 0, 0}); err != nil {
 		cn.Close()
 		return nil, c.ioError(ctx, serial, cmd, err)
 	}
+	_ = cn.SetWriteDeadline(time.Time{})
+	_ = cn.SetReadDeadline(time.Time{})
 	pr, pw := io.Pipe()
-	s := &Stream{c: c, serial: serial, cmd: cmd, cn: cn, out: pr, done: make(chan struct{})}
+	s := &Stream{c: c, serial: serial, cmd: cmd, cn: cn, out: pr, done: make(chan struct{}), idle: idle}
 	go s.pump(ctx, pw)
 	return s, nil
 }
@@ -113,7 +129,11 @@ func (c *Client) StartShell(ctx context.Context, serial string, argv ...string) 
 // connection.
 func (s *Stream) pump(ctx context.Context, out *io.PipeWriter) {
 	defer close(s.done)
-	err := readPackets(s.cn, func(id byte, data []byte) (bool, error) {
+	var r io.Reader = s.cn
+	if s.idle > 0 {
+		r = idleReader{s.cn, s.idle}
+	}
+	err := readPackets(r, func(id byte, data []byte) (bool, error) {
 		switch id {
 		case idStdout:
 			if _, err := out.Write(data); err != nil {
@@ -140,7 +160,10 @@ func (s *Stream) pump(ctx context.Context, out *io.PipeWriter) {
 	switch {
 	case s.exited:
 	case ctx.Err() != nil:
-		s.err = ctx.Err()
+		s.err = interrupted(ctx, s.serial)
+	case err != nil && noAnswer(err):
+		s.err = s.c.base(s.serial, fmt.Sprintf("%s sent nothing for %v while it ran %s", s.serial, s.idle, service(s.cmd))).
+			Wrap(err).WithHint(stalledHint)
 	case err != nil:
 		s.err = s.c.fail(s.serial, fmt.Sprintf("the shell stream of %s broke: %v", service(s.cmd), err), err)
 	default:
@@ -211,4 +234,28 @@ func (s *Stream) Close() error {
 	s.out.Close()
 	<-s.done
 	return err
+}
+
+// idleReader gives every read of a connection its own deadline: the
+// stream may last long, but not a silence longer than idle.
+type idleReader struct {
+	c    net.Conn
+	idle time.Duration
+}
+
+func (r idleReader) Read(p []byte) (int, error) {
+	_ = r.c.SetReadDeadline(time.Now().Add(r.idle))
+	return r.c.Read(p)
+}
+
+// idleWriter is idleReader's counterpart for what is sent: a device that
+// stops reading an install's bytes for idle ends it.
+type idleWriter struct {
+	c    net.Conn
+	idle time.Duration
+}
+
+func (w idleWriter) Write(p []byte) (int, error) {
+	_ = w.c.SetWriteDeadline(time.Now().Add(w.idle))
+	return w.c.Write(p)
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/electricbubble/gadb"
@@ -15,23 +16,52 @@ import (
 // Push writes r to remote on the device with mode, through the sync
 // service (gadb). Pull reads remote into w.
 //
-// gadb has no context: its calls end by themselves (each read has a 60 s
-// deadline). A cancelled ctx returns at once and leaves the call to end
-// on its own in the background; r and w must stay usable until then.
+// gadb has no context and no deadline on its smart-socket reads. A
+// cancelled ctx, or no byte moved for 2 minutes, returns at once and
+// leaves the call to end on its own in the background; r and w must stay
+// usable until then.
 func (c *Client) Push(ctx context.Context, serial string, r io.Reader, remote string, mode os.FileMode) error {
-	return c.withGadb(ctx, serial, "push to "+remote, func(d gadb.Device) error {
-		return d.Push(r, remote, time.Now(), mode)
+	p := &progress{}
+	return c.withGadb(ctx, serial, "push to "+remote, p, func(d gadb.Device) error {
+		return d.Push(progressReader{r, p}, remote, time.Now(), mode)
 	})
 }
 
 // Pull copies remote on the device into w.
 func (c *Client) Pull(ctx context.Context, serial, remote string, w io.Writer) error {
-	return c.withGadb(ctx, serial, "pull of "+remote, func(d gadb.Device) error {
-		return d.Pull(remote, w)
+	p := &progress{}
+	return c.withGadb(ctx, serial, "pull of "+remote, p, func(d gadb.Device) error {
+		return d.Pull(remote, progressWriter{w, p})
 	})
 }
 
-func (c *Client) withGadb(ctx context.Context, serial, what string, fn func(gadb.Device) error) error {
+// progress counts the bytes a transfer moved, so a wait on gadb can tell
+// a slow transfer from a stalled one.
+type progress struct{ n atomic.Int64 }
+
+type progressReader struct {
+	r io.Reader
+	p *progress
+}
+
+func (r progressReader) Read(b []byte) (int, error) {
+	n, err := r.r.Read(b)
+	r.p.n.Add(int64(n))
+	return n, err
+}
+
+type progressWriter struct {
+	w io.Writer
+	p *progress
+}
+
+func (w progressWriter) Write(b []byte) (int, error) {
+	n, err := w.w.Write(b)
+	w.p.n.Add(int64(n))
+	return n, err
+}
+
+func (c *Client) withGadb(ctx context.Context, serial, what string, p *progress, fn func(gadb.Device) error) error {
 	host, portText, err := net.SplitHostPort(c.addr)
 	if err != nil {
 		return c.fail(serial, fmt.Sprintf("the adb server address %q is not host:port", c.addr), err)
@@ -77,13 +107,26 @@ func (c *Client) withGadb(ctx context.Context, serial, what string, fn func(gadb
 			return fmt.Errorf("device '%s' not found", serial)
 		}()
 	}()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case err := <-done:
-		if err != nil {
-			return c.fail(serial, fmt.Sprintf("the %s failed: %v", what, err), err)
+	// The transfer may take long, but not a silence of idleTimeout.
+	tick := time.NewTicker(idleTimeout / 8)
+	defer tick.Stop()
+	last, lastAt := p.n.Load(), time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return interrupted(ctx, serial)
+		case err := <-done:
+			if err != nil {
+				return c.fail(serial, fmt.Sprintf("the %s failed: %v", what, err), err)
+			}
+			return nil
+		case now := <-tick.C:
+			if n := p.n.Load(); n != last {
+				last, lastAt = n, now
+			} else if now.Sub(lastAt) >= idleTimeout {
+				return c.base(serial, fmt.Sprintf("the %s moved no byte for %v", what, idleTimeout)).
+					Wrap(os.ErrDeadlineExceeded).WithHint(stalledHint)
+			}
 		}
-		return nil
 	}
 }
