@@ -173,7 +173,7 @@ func RunPlan(ctx context.Context, plan *maestro.ExecutionPlan, work []*maestro.E
 	}
 	devs, err := OpenDevices(ctx, o.Target, clocks, logs)
 	if err != nil {
-		return notOpened(plan, work, prog, err)
+		return notOpened(ctx, plan, work, prog, err)
 	}
 	runs := make([]*shardRun, 0, len(work))
 	for i := range work {
@@ -185,7 +185,7 @@ func RunPlan(ctx context.Context, plan *maestro.ExecutionPlan, work []*maestro.E
 		if dev == nil {
 			if dev, err = OpenDevice(ctx, o.Target, state, clocks[i], logs[i]); err != nil {
 				closeAll(ctx, runs)
-				return notOpened(plan, work, prog, err)
+				return notOpened(ctx, plan, work, prog, err)
 			}
 		}
 		runs = append(runs, &shardRun{dev: dev})
@@ -238,16 +238,25 @@ func (u *NotOpened) Unwrap() error { return u.Err }
 // notOpened answers a device that could not be opened. A device or
 // infrastructure failure still yields a result, every flow skipped with
 // the reason, so the report is written (no report is lost); invalid input
-// (a bad --app file) stops the run before anything, as before.
-func notOpened(plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan, prog exec.Observer, err error) (exec.RunResult, error) {
+// (a bad --app file) stops the run before anything, as before. A run
+// interrupted while its device opened (whatever error the opening met
+// then) skips every flow as interrupted, never as a device failure or the
+// bare "context canceled".
+func notOpened(ctx context.Context, plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan, prog exec.Observer, err error) (exec.RunResult, error) {
 	ce := canonical.Coded(err)
-	switch ce.Code {
-	case canonical.CodeDeviceUnavailable, canonical.CodeUnsupportedOperation, canonical.CodeInternal:
+	var why *canonical.Error
+	switch {
+	case ctx.Err() != nil || ce.Code == canonical.CodeInterrupted:
+		why = canonical.NewError(canonical.CodeInterrupted, "not run: the run was interrupted before this flow started")
+		if ce.Code != canonical.CodeInterrupted {
+			err = canonical.Interrupted(err)
+		}
+	case ce.Code == canonical.CodeDeviceUnavailable, ce.Code == canonical.CodeUnsupportedOperation, ce.Code == canonical.CodeInternal:
+		why = &canonical.Error{Code: ce.Code, Message: "not run: " + ce.Message, Details: ce.Details}
 	default:
 		return exec.RunResult{}, err
 	}
 	out := exec.RunResult{Flows: brokenFlows(plan, prog)}
-	why := &canonical.Error{Code: ce.Code, Message: "not run: " + ce.Message, Details: ce.Details}
 	for i, w := range work {
 		shard := 0
 		if len(work) > 1 {

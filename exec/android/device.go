@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/flow-runner/flow/canonical"
@@ -46,14 +47,23 @@ type Config struct {
 // persistent helper session; the shell does what only the shell can (the
 // package manager, activity manager, settings, screen recording).
 type Device struct {
-	cfg       Config
-	serial    string
+	cfg    Config
+	serial string
+	// t is raw with every call watched (link.go); raw is adb itself, for
+	// pings and for cleanup, which has its own bound.
 	t         transport
+	raw       transport
 	installed *InstallCache
 	model     string
 	sdk       int
 
-	readyTimeout, quitWait time.Duration
+	readyTimeout, quitWait             time.Duration
+	probeAfter, probeEvery, cleanupMax time.Duration
+	// lost is set once a ping found the link gone; watching says a watch
+	// is running (the device is used from one goroutine; its pinger only
+	// sets lost).
+	lost     atomic.Pointer[canonical.Error]
+	watching bool
 
 	sess     *session
 	restarts int
@@ -86,8 +96,10 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 }
 
 func open(ctx context.Context, cfg Config, t transport) (*Device, error) {
-	d := &Device{cfg: cfg, serial: cfg.Serial, t: t, installed: cfg.Installs,
-		readyTimeout: cfg.ReadyTimeout, quitWait: quitTimeout}
+	d := &Device{cfg: cfg, serial: cfg.Serial, raw: t, installed: cfg.Installs,
+		readyTimeout: cfg.ReadyTimeout, quitWait: quitTimeout,
+		probeAfter: probeAfter, probeEvery: probeEvery, cleanupMax: cleanupTimeout}
+	d.t = watched{d}
 	if d.installed == nil {
 		d.installed = &InstallCache{}
 	}
@@ -106,7 +118,7 @@ func open(ctx context.Context, cfg Config, t transport) (*Device, error) {
 		return nil, d.unavailable("%s runs Android API %d; flow's helper needs API %d (Android 7) or newer", d.serial, d.sdk, MinSDK).
 			WithHint("use a newer emulator image or phone")
 	}
-	if err := d.onHelper(ctx, true, func(*helper) error { return nil }); err != nil {
+	if err := d.onHelper(ctx, true, func(context.Context, *helper) error { return nil }); err != nil {
 		d.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -174,7 +186,7 @@ func (d *Device) shellOK(ctx context.Context, argv ...string) (string, error) {
 // helperDo runs a helper call on the session (starting or restarting it
 // as onHelper says). read says the call changes nothing on the device, so
 // it may run again after a restart.
-func (d *Device) helperDo(ctx context.Context, read bool, fn func(h *helper) error) error {
+func (d *Device) helperDo(ctx context.Context, read bool, fn func(ctx context.Context, h *helper) error) error {
 	return d.onHelper(ctx, read, fn)
 }
 
@@ -190,7 +202,7 @@ func (d *Device) Info(ctx context.Context) (exec.DeviceInfo, error) {
 // Viewport is the focused app window less the keyboard, read now.
 func (d *Device) Viewport(ctx context.Context) (canonical.Viewport, error) {
 	var vp viewportReply
-	err := d.helperDo(ctx, true, func(h *helper) (err error) { vp, err = h.viewport(ctx); return })
+	err := d.helperDo(ctx, true, func(ctx context.Context, h *helper) (err error) { vp, err = h.viewport(ctx); return })
 	if err != nil {
 		return canonical.Viewport{}, err
 	}
@@ -200,7 +212,7 @@ func (d *Device) Viewport(ctx context.Context) (canonical.Viewport, error) {
 // Hierarchy reads every interactive window.
 func (d *Device) Hierarchy(ctx context.Context) (*exec.Node, error) {
 	var r hierarchyReply
-	err := d.helperDo(ctx, true, func(h *helper) (err error) { r, err = h.hierarchy(ctx, defaultHierarchy); return })
+	err := d.helperDo(ctx, true, func(ctx context.Context, h *helper) (err error) { r, err = h.hierarchy(ctx, defaultHierarchy); return })
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +224,7 @@ func (d *Device) Hierarchy(ctx context.Context) (*exec.Node, error) {
 func (d *Device) ReadSettled(ctx context.Context, timeout time.Duration) (exec.Settled, error) {
 	var r settleReply
 	ms := int(timeout / time.Millisecond)
-	err := d.helperDo(ctx, true, func(h *helper) (err error) {
+	err := d.helperDo(ctx, true, func(ctx context.Context, h *helper) (err error) {
 		r, err = h.settle(ctx, settleQuietMs, ms, defaultHierarchy)
 		return
 	})
@@ -234,7 +246,7 @@ const settleQuietMs = 200
 // Screenshot is a PNG from the helper (UiAutomation.takeScreenshot).
 func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 	var png []byte
-	err := d.helperDo(ctx, true, func(h *helper) (err error) { png, err = h.screenshot(ctx); return })
+	err := d.helperDo(ctx, true, func(ctx context.Context, h *helper) (err error) { png, err = h.screenshot(ctx); return })
 	return png, err
 }
 
@@ -267,17 +279,17 @@ func (d *Device) PerformGesture(ctx context.Context, plan planner.Plan) error {
 	if err != nil {
 		return err
 	}
-	return d.helperDo(ctx, false, func(h *helper) error { _, err := h.touch(ctx, tp); return err })
+	return d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { _, err := h.touch(ctx, tp); return err })
 }
 
 // InputText types any Unicode text into the focused field.
 func (d *Device) InputText(ctx context.Context, text string) error {
-	return d.helperDo(ctx, false, func(h *helper) error { _, err := h.text(ctx, text); return err })
+	return d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { _, err := h.text(ctx, text); return err })
 }
 
 // EraseText presses DEL count times.
 func (d *Device) EraseText(ctx context.Context, count int) error {
-	return d.helperDo(ctx, false, func(h *helper) error { return h.erase(ctx, count) })
+	return d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { return h.erase(ctx, count) })
 }
 
 // PressKey presses an Android key code.
@@ -286,7 +298,7 @@ func (d *Device) PressKey(ctx context.Context, key exec.Key) error {
 		return canonical.Errorf(canonical.CodeUnsupportedOperation, "the key %q has no Android key code", key.Name).
 			With("serial", d.serial).WithHint("press a key Android has (see Maestro's pressKey list)")
 	}
-	return d.helperDo(ctx, false, func(h *helper) error { return h.key(ctx, keyArgs{Code: key.AndroidCode}) })
+	return d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { return h.key(ctx, keyArgs{Code: key.AndroidCode}) })
 }
 
 // keycodeBack is KeyEvent.KEYCODE_BACK.
@@ -294,12 +306,12 @@ const keycodeBack = 4
 
 // Back presses BACK.
 func (d *Device) Back(ctx context.Context) error {
-	return d.helperDo(ctx, false, func(h *helper) error { return h.key(ctx, keyArgs{Code: keycodeBack}) })
+	return d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { return h.key(ctx, keyArgs{Code: keycodeBack}) })
 }
 
 // HideKeyboard closes the input method when one is shown.
 func (d *Device) HideKeyboard(ctx context.Context) error {
-	return d.helperDo(ctx, false, func(h *helper) error { _, err := h.hideKeyboard(ctx); return err })
+	return d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { _, err := h.hideKeyboard(ctx); return err })
 }
 
 // LaunchApp follows Maestro's launchApp on Android: clear the state when
@@ -330,7 +342,7 @@ func (d *Device) LaunchApp(ctx context.Context, o exec.LaunchOptions) error {
 	if err != nil {
 		return err
 	}
-	return d.helperDo(ctx, false, func(h *helper) error { return h.launch(ctx, o.AppID, extras) })
+	return d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { return h.launch(ctx, o.AppID, extras) })
 }
 
 // launchExtras types launch arguments as Maestro's AndroidLaunchArguments
@@ -419,7 +431,7 @@ func PermissionCommands(appID string, perms map[string]string, requested []strin
 func (d *Device) setPermissions(ctx context.Context, appID string, perms map[string]string) error {
 	var requested []string
 	if _, ok := perms["all"]; ok {
-		err := d.helperDo(ctx, true, func(h *helper) (err error) { requested, err = h.permissions(ctx, appID); return })
+		err := d.helperDo(ctx, true, func(ctx context.Context, h *helper) (err error) { requested, err = h.permissions(ctx, appID); return })
 		if err != nil {
 			return err
 		}
@@ -495,7 +507,7 @@ func (d *Device) OpenLink(ctx context.Context, link string, browser bool) error 
 
 // SetLocation mocks the location through the helper's test provider.
 func (d *Device) SetLocation(ctx context.Context, lat, lon float64) error {
-	return d.helperDo(ctx, false, func(h *helper) error { return h.location(ctx, lat, lon) })
+	return d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { return h.location(ctx, lat, lon) })
 }
 
 // AddMedia puts each file in the gallery through the helper's media store
@@ -508,7 +520,7 @@ func (d *Device) AddMedia(ctx context.Context, files []string) error {
 		}
 		ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(f)), ".")
 		name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
-		if err := d.helperDo(ctx, false, func(h *helper) error { _, err := h.media(ctx, name, ext, body); return err }); err != nil {
+		if err := d.helperDo(ctx, false, func(ctx context.Context, h *helper) error { _, err := h.media(ctx, name, ext, body); return err }); err != nil {
 			return err
 		}
 	}
@@ -599,7 +611,7 @@ func (d *Device) Close(ctx context.Context) error {
 		d.recording.Close()
 		d.recording = nil
 	}
-	d.stopSession(ctx, d.sess)
+	d.stopSession(d.sess)
 	d.sess = nil
 	d.closed = true
 	return nil

@@ -40,6 +40,10 @@ type scriptedPhone struct {
 	requests int
 	touches  []json.RawMessage
 	sockets  map[string]net.Listener
+	// hang: the helper reads requests and never answers them; stalled:
+	// the link is open and silent (pings get no answer, the shell waits
+	// for ever); blockShell: only the shell waits for ever.
+	hang, stalled, blockShell bool
 }
 
 func newPhone() *scriptedPhone {
@@ -58,8 +62,34 @@ func (p *scriptedPhone) Devices(ctx context.Context) ([]adb.DeviceEntry, error) 
 	return []adb.DeviceEntry{{Serial: "emulator-5554", State: p.state, Model: "sdk_gphone64_x86_64"}, {Serial: "R58M1", State: "device"}}, nil
 }
 
+// Ping answers as adb.Client.Ping does: at once on a live link; on a
+// stalled one, after its deadline (here 100 ms), an error wrapping the
+// deadline.
+func (p *scriptedPhone) Ping(ctx context.Context, serial string) error {
+	p.mu.Lock()
+	stalled := p.stalled
+	p.mu.Unlock()
+	if !stalled {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return canonical.Interrupted(ctx.Err())
+	case <-time.After(100 * time.Millisecond):
+		return canonical.NewError(canonical.CodeDeviceUnavailable, serial+" did not answer adb within 10s (sync:)").
+			Wrap(os.ErrDeadlineExceeded).WithHint("reconnect the device")
+	}
+}
+
 func (p *scriptedPhone) Shell(ctx context.Context, serial string, argv ...string) (shellResult, error) {
 	line := p.record(argv)
+	p.mu.Lock()
+	block := p.stalled || p.blockShell
+	p.mu.Unlock()
+	if block {
+		<-ctx.Done()
+		return shellResult{}, canonical.Interrupted(ctx.Err())
+	}
 	ok := func(out string) (shellResult, error) { return shellResult{Stdout: []byte(out)}, nil }
 	switch {
 	case line == "getprop ro.build.version.sdk":
@@ -196,7 +226,11 @@ func (p *scriptedPhone) serveHelper(l net.Listener, s *scriptedStream) {
 		if op == "touch" {
 			p.touches = append(p.touches, req["plan"])
 		}
+		hang := p.hang || p.stalled
 		p.mu.Unlock()
+		if hang {
+			continue
+		}
 		if drop {
 			s.Close()
 			return

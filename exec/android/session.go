@@ -95,11 +95,11 @@ func (d *Device) startSession(ctx context.Context) (*session, error) {
 	}
 	s.stream = stream
 	if err := d.awaitReady(ctx, s); err != nil {
-		d.stopSession(context.WithoutCancel(ctx), s)
+		d.stopSession(s)
 		return nil, err
 	}
 	if err := d.connect(ctx, s); err != nil {
-		d.stopSession(context.WithoutCancel(ctx), s)
+		d.stopSession(s)
 		return nil, err
 	}
 	return s, nil
@@ -180,32 +180,47 @@ func (d *Device) connect(ctx context.Context, s *session) error {
 
 // stopSession ends a session: quit, ≤ 5 s for the helper to finish (the
 // instrument stream ends), the forward removed, and a force-stop when the
-// stream is still open. It never fails: it is cleanup.
-func (d *Device) stopSession(ctx context.Context, s *session) {
+// stream is still open. It never fails: it is cleanup, and it runs after
+// failures and signals, so what it sends to the device gets a few seconds
+// of its own (cleanupTimeout), whatever context the caller had; a device
+// whose link is lost is sent nothing more.
+func (d *Device) stopSession(s *session) {
 	if s == nil {
 		return
 	}
+	lost := d.lost.Load() != nil
+	quit := false
 	if s.h != nil {
-		_ = s.h.quit(ctx, quitTimeout)
+		if s.h.broken == nil && !lost {
+			quit = s.h.quit(context.Background(), quitTimeout) == nil
+		}
 		s.h.close()
 	}
 	ended := false
-	// Only a helper that was told to quit is worth waiting for; one that
-	// never connected is force-stopped at once.
-	if s.stream != nil && s.h != nil {
-		select {
-		case <-s.ended:
-			ended = true
-		case <-time.After(d.quitWait):
-		case <-ctx.Done():
+	select {
+	case <-s.ended:
+		ended = true
+	default:
+		// Only a helper that took the quit is worth waiting for; one that
+		// never connected or broke is force-stopped at once.
+		if s.stream != nil && quit {
+			select {
+			case <-s.ended:
+				ended = true
+			case <-time.After(d.quitWait):
+			}
 		}
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), d.cleanupMax)
+	defer cancel()
 	if s.local != "" {
-		_ = d.t.KillForward(ctx, d.serial, s.local)
+		// The forward lives in the server, which answers even when the
+		// device does not.
+		_ = d.raw.KillForward(ctx, d.serial, s.local)
 	}
 	if s.stream != nil {
-		if !ended {
-			_, _ = d.t.Shell(ctx, d.serial, "am", "force-stop", helperPackage)
+		if !ended && !lost {
+			_, _ = d.raw.Shell(ctx, d.serial, "am", "force-stop", helperPackage)
 		}
 		_ = s.stream.Close()
 	}
@@ -216,10 +231,20 @@ func (d *Device) stopSession(ctx context.Context, s *session) {
 // stopped and started again once per device; fn runs again on the new
 // session if it was a read (retry true) or its request never reached the
 // helper. A second drop is DEVICE_UNAVAILABLE.
-func (d *Device) onHelper(ctx context.Context, retry bool, fn func(h *helper) error) error {
+func (d *Device) onHelper(ctx context.Context, retry bool, fn func(ctx context.Context, h *helper) error) error {
 	if d.closed {
 		return d.unavailable("the Android device %s is closed", d.serial).WithHint("open the device again")
 	}
+	err := d.watch(ctx, func(ctx context.Context) error { return d.onSession(ctx, retry, fn) })
+	if d.lost.Load() != nil && d.sess != nil {
+		d.stopSession(d.sess)
+		d.sess = nil
+	}
+	return err
+}
+
+// onSession is onHelper on a watched link.
+func (d *Device) onSession(ctx context.Context, retry bool, fn func(ctx context.Context, h *helper) error) error {
 	if d.sess == nil {
 		if d.dead != nil {
 			return d.dead
@@ -231,12 +256,12 @@ func (d *Device) onHelper(ctx context.Context, retry bool, fn func(h *helper) er
 		d.sess = s
 	}
 	h := d.sess.h
-	err := fn(h)
+	err := fn(ctx, h)
 	if err == nil || h.broken == nil || ctx.Err() != nil {
 		return err
 	}
 	sent := h.written
-	d.stopSession(context.WithoutCancel(ctx), d.sess)
+	d.stopSession(d.sess)
 	d.sess = nil
 	if d.restarts >= 1 {
 		d.dead = d.unavailable("the helper session on %s dropped again after a restart: %v", d.serial, err).Wrap(err).
@@ -253,9 +278,9 @@ func (d *Device) onHelper(ctx context.Context, retry bool, fn func(h *helper) er
 	if !retry && sent {
 		return err
 	}
-	err = fn(s.h)
+	err = fn(ctx, s.h)
 	if err != nil && s.h.broken != nil && ctx.Err() == nil {
-		d.stopSession(context.WithoutCancel(ctx), s)
+		d.stopSession(s)
 		d.sess = nil
 		d.dead = d.unavailable("the helper session on %s dropped again after a restart: %v", d.serial, err).Wrap(err).
 			WithHint("the device or the helper keeps failing; check the connection (`adb devices`) and `adb logcat` for " + helperPackage)

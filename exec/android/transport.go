@@ -39,6 +39,9 @@ type transport interface {
 	Devices(ctx context.Context) ([]adb.DeviceEntry, error)
 	// Dial connects to a local forward ("tcp:PORT").
 	Dial(ctx context.Context, local string) (net.Conn, error)
+	// Ping has the device itself answer (adb.Client.Ping): nil while its
+	// link carries packets both ways.
+	Ping(ctx context.Context, serial string) error
 }
 
 // adbTransport is transport over the real client.

@@ -270,7 +270,7 @@ func (c *Client) unreachable(serial string, cause error) *canonical.Error {
 
 // Hints for a connection that stays open and stops answering.
 const (
-	restartHint = "the adb server is not answering: restart it with `adb kill-server` (flow starts it again when adb is on PATH, or run `adb start-server`), then run again"
+	restartHint = "the adb server is not answering: restart it with `adb kill-server` (if it does not stop, end the adb process), then run again; flow starts it again when adb is on PATH (or run `adb start-server`)"
 	stalledHint = "the link to the device is open but nothing comes back (a wedged USB link, a frozen emulator, a dropped network connection): reconnect the device (replug its cable, `adb reconnect`, or restart the emulator) and run again; if no device answers, restart the adb server with `adb kill-server`"
 )
 

@@ -45,7 +45,7 @@ type Result struct {
 // with Quote) and returns its output and exit code. A non-zero exit is a
 // Result, not an error: callers decide what a command's failure means.
 func (c *Client) Shell(ctx context.Context, serial string, argv ...string) (Result, error) {
-	s, err := c.startShell(ctx, serial, idleTimeout, argv)
+	s, err := c.startShell(ctx, serial, idleTimeout, false, argv)
 	if err != nil {
 		return Result{}, err
 	}
@@ -97,14 +97,19 @@ type Stream struct {
 // must be read (or the stream closed): the device's output waits for the
 // reader, as a pipe does.
 //
-// The command may stay silent as long as it runs (am instrument prints
-// nothing for a whole session): no deadline bounds the stream's reads,
-// only the open. Whoever waits on a stream bounds that wait and closes it.
+// ctx bounds the start only: the stream lives until the command ends or
+// Close, as the session it keeps alive does (the helper's `am instrument`
+// outlives the request that started it). The command may stay silent as
+// long as it runs (am instrument prints nothing for a whole session): no
+// deadline bounds the stream's reads, only the open. Whoever waits on a
+// stream bounds that wait and closes it.
 func (c *Client) StartShell(ctx context.Context, serial string, argv ...string) (*Stream, error) {
-	return c.startShell(ctx, serial, 0, argv)
+	return c.startShell(ctx, serial, 0, true, argv)
 }
 
-func (c *Client) startShell(ctx context.Context, serial string, idle time.Duration, argv []string) (*Stream, error) {
+// startShell starts argv; idle bounds the silence between packets (0:
+// none), and detach frees the stream from ctx once it started.
+func (c *Client) startShell(ctx context.Context, serial string, idle time.Duration, detach bool, argv []string) (*Stream, error) {
 	cmd := commandLine(argv)
 	cn, err := c.open(ctx, serial, "shell,v2,raw:"+cmd)
 	if err != nil {
@@ -121,6 +126,10 @@ func (c *Client) startShell(ctx context.Context, serial string, idle time.Durati
 	_ = cn.SetReadDeadline(time.Time{})
 	pr, pw := io.Pipe()
 	s := &Stream{c: c, serial: serial, cmd: cmd, cn: cn, out: pr, done: make(chan struct{}), idle: idle}
+	if detach {
+		cn.stop()
+		ctx = context.Background()
+	}
 	go s.pump(ctx, pw)
 	return s, nil
 }

@@ -78,6 +78,9 @@ type stallHandler struct{}
 
 func (stallHandler) Shell(ctx context.Context, cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
 	io.WriteString(stdout, cmd+"\n")
+	if cmd == "wait" {
+		<-ctx.Done() // runs until the host closes the stream
+	}
 	return 0
 }
 
@@ -138,5 +141,28 @@ func TestStalledDeviceThroughRealServer(t *testing.T) {
 	err = within(t, 10*time.Second, "cancelled shell", func() error { _, err := c.Shell(cctx, d.Serial, "true"); return err })
 	if canonical.CodeOf(err) != canonical.CodeInterrupted || !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled request is INTERRUPTED, keeping the context's error: %#v", err)
+	}
+}
+
+// A stream outlives the context that started it: the helper's `am
+// instrument` must keep running after the request that started the
+// session; only Close ends it.
+func TestStreamOutlivesItsStart(t *testing.T) {
+	d, _ := adbtest.StartStalling(t, stallHandler{}, adbd.Options{})
+	c := New(d.ServerAddr())
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := c.StartShell(ctx, d.Serial, "wait")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case <-s.Done():
+		t.Fatal("the stream ended with the context that started it")
+	case <-time.After(500 * time.Millisecond):
+	}
+	s.Close()
+	if _, err := s.Wait(); err == nil {
+		t.Fatal("a stream closed before its command exited has no exit code")
 	}
 }
