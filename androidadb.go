@@ -15,7 +15,7 @@ type realADB struct {
 	installs *android.InstallCache
 }
 
-// dialADB reaches the real adb server, starting it when none answers and
+// dialADB reaches the real adb server, starting it when nothing listens on its port and
 // adb is on PATH, as Maestro does.
 func dialADB(ctx context.Context, env Env) (androidHost, error) {
 	getenv := env.Getenv

@@ -28,6 +28,13 @@
 // (`flow press …`) pay a session start each, and flow keeps the stream
 // open for as long as the device is open.
 //
+// A link that stays open and stops answering (a wedged USB link, a frozen
+// emulator) is found by link.go: while an operation is silent, the device
+// is pinged, and one that does not answer within adb's 10 s is lost
+// (DEVICE_UNAVAILABLE): the operation ends, the session is not restarted
+// on it, and every later operation fails at once. Closing a session gets
+// a few seconds of its own, whatever the caller's context.
+//
 // The helper's hierarchy dump is Maestro's UIAutomator format, read by
 // exec/uiautomator (shared with the Appium device); [ParseHierarchy] only
 // adds the helper's error hint.

@@ -16,5 +16,12 @@
 // protocol.txt, and that shared/docs/android-transport.md measured against
 // Debian's adb 29.0.6: a request is "%04x" + text; the reply is OKAY, or
 // FAIL + "%04x" + message. Every failure here is a *canonical.Error with
-// code DEVICE_UNAVAILABLE naming the serial and the server, with a hint.
+// code DEVICE_UNAVAILABLE naming the serial and the server, with a hint
+// (INTERRUPTED when the context ended the request).
+//
+// Every read has a deadline on silence, never on a whole transfer: 5 s
+// for the server's own replies, 10 s for a device's answer to the open of
+// a service, 2 minutes between two packets of a command's output or a
+// transfer, 5 minutes for an install's verdict. A long-running stream
+// (StartShell) has none after its open: its holder bounds its waits.
 package adb
