@@ -150,8 +150,9 @@ func CountFlows(work []*maestro.ExecutionPlan) int {
 // results. Flows that could not load are reported first. Every
 // statically known gesture is planned before the device acts (a flow
 // whose gesture cannot fit is refused and never starts). A device that
-// cannot be opened still yields a result, every flow skipped with the
-// reason, and a *NotOpened error.
+// cannot be opened, or fails while its viewport is read for that, still
+// yields a result, every flow skipped with the reason, and a *NotOpened
+// error.
 func RunPlan(ctx context.Context, plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan, o RunOptions) (exec.RunResult, error) {
 	obs := o.Observer
 	if obs == nil {
@@ -202,7 +203,9 @@ func RunPlan(ctx context.Context, plan *maestro.ExecutionPlan, work []*maestro.E
 	defer closeAll(ctx, runs)
 	refused, err := preplan(ctx, runs[0].dev, plan)
 	if err != nil {
-		return exec.RunResult{}, err
+		// The viewport read for planning failed: the device broke before
+		// any flow ran, and the report still says so.
+		return notOpened(plan, work, prog, err)
 	}
 	var wg sync.WaitGroup
 	for i, r := range runs {

@@ -108,12 +108,19 @@ type found struct {
 // the timeout passes; it always looks at least once. Maestro polls with no
 // pause; flow pauses PollInterval so a virtual clock moves, and never past
 // the deadline, where it looks a last time (a 500 ms probe costs 500 ms).
+// Once ctx is done it answers INTERRUPTED, never a match or a miss.
 func (r *run) find(ctx context.Context, q *query, timeout time.Duration) (*found, *screen, error) {
 	deadline := r.clock.Now().Add(timeout)
 	for {
 		scr, err := r.read(ctx)
 		if err != nil {
 			return nil, nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			// Ctrl-C came while the device answered: the read may be the
+			// last before the deadline, and a lookup stopped there has no
+			// result, found or not.
+			return nil, nil, interrupted(err)
 		}
 		if m := q.find(scr.flat); len(m) > 0 {
 			n := scr.flat.nodes[m[0]]

@@ -307,13 +307,14 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	// Only a repeat sets iterations; siblings keep the run number.
 	iterations := r.iterations
 	r.iteration, r.iterations = iteration, nil
-	if err != nil && ctx.Err() != nil && !isInterrupted(err) {
-		if _, coded := canonical.AsError(err); !coded || errors.Is(err, ctx.Err()) || errors.Is(err, context.Cause(ctx)) {
-			// Ctrl-C landed in one of the runtime's own waits, or in a
-			// script, which reports its cancellation as a script error
-			// (with the context's cause: the signal, for the CLI).
-			err = interrupted(err)
-		}
+	var skip skipped
+	if err != nil && ctx.Err() != nil && !isInterrupted(err) && !errors.As(err, &skip) {
+		// Ctrl-C is never a verdict: a step that ends in an error once
+		// the run was stopped was stopped, whatever the error says. A
+		// lookup whose budget ran out as the signal came reports a miss,
+		// a script its cancellation as a script error, a device the
+		// request it could not finish.
+		err = interrupted(err)
 	}
 	// Maestro stamps the last interaction when a mutating command returns
 	// (Orchestra.executeCommand), so the next lookup's budget counts from
@@ -329,7 +330,6 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 	if step.Command == "" {
 		step.Command = c.Kind()
 	}
-	var skip skipped
 	switch {
 	case err == nil:
 	case errors.As(err, &skip):
@@ -339,7 +339,7 @@ func (r *run) step(ctx context.Context, c canonical.Command, depth int) error {
 		step.Status = StatusInterrupted
 		err = canonical.AtIfNone(err, meta.Pos)
 		step.Error = canonical.Coded(err)
-	case meta.Optional && downgradable(err) && ctx.Err() == nil: // optional never excuses Ctrl-C
+	case meta.Optional && downgradable(err):
 		step.Status = StatusWarned
 		step.Error = canonical.Coded(canonical.AtIfNone(err, meta.Pos))
 		err = nil

@@ -13,7 +13,7 @@ import (
 func TestParseHierarchyHelperHint(t *testing.T) {
 	_, err := android.ParseHierarchy([]byte("<hierarchy><node>"))
 	ce, ok := canonical.AsError(err)
-	if !ok || ce.Code != canonical.CodeCommandFailed || !strings.Contains(ce.Hint, "adb uninstall dev.flow.helper") {
+	if !ok || ce.Code != canonical.CodeDeviceUnavailable || !strings.Contains(ce.Hint, "adb uninstall dev.flow.helper") {
 		t.Fatalf("err = %#v", err)
 	}
 	root, err := android.ParseHierarchy([]byte(`<hierarchy rotation="0"><node text="Hi" hintText="Name" bounds="[0,0][10,20]"/></hierarchy>`))

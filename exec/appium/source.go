@@ -243,8 +243,11 @@ func (d document) close() error {
 	}
 }
 
+// unreadable is the error of a page source that cannot be read: the
+// Appium server or its driver is broken (DEVICE_UNAVAILABLE, exit 3), as
+// uiautomator says of a dump.
 func unreadable(format string, args ...any) *canonical.Error {
-	return canonical.Errorf(canonical.CodeCommandFailed, format, args...).WithHint(unreadableHint)
+	return canonical.Errorf(canonical.CodeDeviceUnavailable, format, args...).WithHint(unreadableHint).With("reason", "UNREADABLE_HIERARCHY")
 }
 
 // looksLikeHTML: the source starts (after a byte-order mark and

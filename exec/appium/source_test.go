@@ -269,23 +269,23 @@ func TestParseSourceRefuses(t *testing.T) {
 		name, doc string
 		code      canonical.Code
 	}{
-		{"empty", "", canonical.CodeCommandFailed},
-		{"only a declaration", `<?xml version="1.0"?>` + "\n", canonical.CodeCommandFailed},
-		{"json", `{"value":"<hierarchy/>"}`, canonical.CodeCommandFailed},
-		{"unclosed xcuitest", `<XCUIElementTypeApplication x="0"><XCUIElementTypeWindow>`, canonical.CodeCommandFailed},
-		{"unclosed uiautomator2", `<hierarchy><android.widget.FrameLayout>`, canonical.CodeCommandFailed},
-		{"mismatched wrapper", `<AppiumAUT><XCUIElementTypeApplication/></app>`, canonical.CodeCommandFailed},
-		{"bad entity", `<XCUIElementTypeApplication label="&nope;"/>`, canonical.CodeCommandFailed},
-		{"two roots", `<hierarchy/><hierarchy/>`, canonical.CodeCommandFailed},
-		{"two apps in the wrapper", `<AppiumAUT><app><hierarchy/><hierarchy/></app></AppiumAUT>`, canonical.CodeCommandFailed},
-		{"empty wrapper", `<AppiumAUT></AppiumAUT>`, canonical.CodeCommandFailed},
-		{"empty fake app", `<AppiumAUT><app/></AppiumAUT>`, canonical.CodeCommandFailed},
-		{"xcuitest too deep", nest(xc, xcEnd, 513), canonical.CodeCommandFailed},
-		{"xcuitest too many", "<XCUIElementTypeApplication>" + strings.Repeat("<XCUIElementTypeOther/>", 200000) + "</XCUIElementTypeApplication>", canonical.CodeCommandFailed},
-		{"uiautomator2 too deep", "<hierarchy>" + nest("<a>", "</a>", 512) + "</hierarchy>", canonical.CodeCommandFailed},
+		{"empty", "", canonical.CodeDeviceUnavailable},
+		{"only a declaration", `<?xml version="1.0"?>` + "\n", canonical.CodeDeviceUnavailable},
+		{"json", `{"value":"<hierarchy/>"}`, canonical.CodeDeviceUnavailable},
+		{"unclosed xcuitest", `<XCUIElementTypeApplication x="0"><XCUIElementTypeWindow>`, canonical.CodeDeviceUnavailable},
+		{"unclosed uiautomator2", `<hierarchy><android.widget.FrameLayout>`, canonical.CodeDeviceUnavailable},
+		{"mismatched wrapper", `<AppiumAUT><XCUIElementTypeApplication/></app>`, canonical.CodeDeviceUnavailable},
+		{"bad entity", `<XCUIElementTypeApplication label="&nope;"/>`, canonical.CodeDeviceUnavailable},
+		{"two roots", `<hierarchy/><hierarchy/>`, canonical.CodeDeviceUnavailable},
+		{"two apps in the wrapper", `<AppiumAUT><app><hierarchy/><hierarchy/></app></AppiumAUT>`, canonical.CodeDeviceUnavailable},
+		{"empty wrapper", `<AppiumAUT></AppiumAUT>`, canonical.CodeDeviceUnavailable},
+		{"empty fake app", `<AppiumAUT><app/></AppiumAUT>`, canonical.CodeDeviceUnavailable},
+		{"xcuitest too deep", nest(xc, xcEnd, 513), canonical.CodeDeviceUnavailable},
+		{"xcuitest too many", "<XCUIElementTypeApplication>" + strings.Repeat("<XCUIElementTypeOther/>", 200000) + "</XCUIElementTypeApplication>", canonical.CodeDeviceUnavailable},
+		{"uiautomator2 too deep", "<hierarchy>" + nest("<a>", "</a>", 512) + "</hierarchy>", canonical.CodeDeviceUnavailable},
 		{"fake driver's own app", `<AppiumAUT><app><MockListItem id="lv"/></app></AppiumAUT>`, canonical.CodeUnsupportedOperation},
 		{"espresso-like root", `<android.widget.FrameLayout/>`, canonical.CodeUnsupportedOperation},
-		{"xcuitest json source as xml", `<AppiumAUT><app/><XCUIElementTypeApplication/></AppiumAUT>`, canonical.CodeCommandFailed},
+		{"xcuitest json source as xml", `<AppiumAUT><app/><XCUIElementTypeApplication/></AppiumAUT>`, canonical.CodeDeviceUnavailable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

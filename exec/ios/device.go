@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -104,6 +105,40 @@ type frame struct {
 	H float64 `json:"h"`
 }
 
+// maxPoints bounds every coordinate and size the runner reports. It is far
+// beyond any screen or scroll content XCUITest snapshots (an iPad is 1366
+// points long), and well inside what integer bounds and the planner's
+// arithmetic take; a runner that reports more is broken.
+const maxPoints = 1e7
+
+// check refuses a frame no device has.
+func (f *frame) check() error {
+	for _, v := range []float64{f.X, f.Y, f.W, f.H} {
+		if math.IsNaN(v) || math.Abs(v) > maxPoints {
+			return fmt.Errorf("a frame {x: %g, y: %g, w: %g, h: %g} outside any screen (coordinates within ±%g points)", f.X, f.Y, f.W, f.H, float64(maxPoints))
+		}
+	}
+	return nil
+}
+
+// checkFrames checks the frame of every element node maps.
+func (e *element) checkFrames(depth int) error {
+	if e == nil || depth > 512 {
+		return nil
+	}
+	if e.Frame != nil {
+		if err := e.Frame.check(); err != nil {
+			return err
+		}
+	}
+	for _, c := range e.Children {
+		if err := c.checkFrames(depth + 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // element is one node of the runner's hierarchy.
 type element struct {
 	Type        string     `json:"type"`
@@ -155,6 +190,9 @@ func (d *Device) Hierarchy(ctx context.Context) (*exec.Node, error) {
 	if err := d.c.call(ctx, "hierarchy", map[string]any{"appIds": d.appIDs(), "maxDepth": hierarchyDepth}, 0, &r); err != nil {
 		return nil, err
 	}
+	if err := r.Root.checkFrames(0); err != nil {
+		return nil, d.c.badAnswer("hierarchy", err)
+	}
 	return r.Root.node(0), nil
 }
 
@@ -171,6 +209,9 @@ func (d *Device) ReadSettled(ctx context.Context, timeout time.Duration) (exec.S
 		timeout+defaultCommandTimeout, &r); err != nil {
 		return exec.Settled{}, err
 	}
+	if err := r.Root.checkFrames(0); err != nil {
+		return exec.Settled{}, d.c.badAnswer("settle", err)
+	}
 	return exec.Settled{Root: r.Root.node(0), Still: r.Still, Version: r.Version, Opaque: r.Opaque}, nil
 }
 
@@ -179,6 +220,9 @@ func (d *Device) Viewport(ctx context.Context) (canonical.Viewport, error) {
 	var r frame
 	if err := d.c.call(ctx, "viewport", map[string]any{"appIds": d.appIDs()}, 0, &r); err != nil {
 		return canonical.Viewport{}, err
+	}
+	if err := r.check(); err != nil {
+		return canonical.Viewport{}, d.c.badAnswer("viewport", err)
 	}
 	return canonical.Viewport{X: r.X, Y: r.Y, Width: r.W, Height: r.H}, nil
 }

@@ -155,8 +155,13 @@ func Decode(dec *xml.Decoder, start xml.StartElement, opts Options) (*exec.Node,
 	return root, nil
 }
 
+// errorf is the error of a document that cannot be read. Both writers
+// always send a readable dump, so one that is not is the device's failure
+// (its helper or driver is broken, or not what flow speaks to), exit 3:
+// never a failed command, which optional: would excuse and every later
+// flow would meet again.
 func (o Options) errorf(format string, args ...any) *canonical.Error {
-	return canonical.Errorf(canonical.CodeCommandFailed, format, args...).WithHint(o.Hint)
+	return canonical.Errorf(canonical.CodeDeviceUnavailable, format, args...).WithHint(o.Hint).With("reason", "UNREADABLE_HIERARCHY")
 }
 
 // nodeOf maps one element's attributes; shown is false only for an

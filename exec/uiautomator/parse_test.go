@@ -119,7 +119,7 @@ func TestParseRefuses(t *testing.T) {
 	} {
 		_, err := Parse([]byte(doc), Options{Hint: testHint})
 		ce, ok := canonical.AsError(err)
-		if !ok || ce.Code != canonical.CodeCommandFailed || ce.Hint != testHint {
+		if !ok || ce.Code != canonical.CodeDeviceUnavailable || ce.Hint != testHint {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
@@ -220,7 +220,7 @@ func TestParseAppiumDump(t *testing.T) {
 // against the bounds: the decoder reads it all the same.
 func TestDroppedSubtreesCount(t *testing.T) {
 	deep := `<hierarchy><w><n displayed="false">` + strings.Repeat("<n>", maxDepth) + strings.Repeat("</n>", maxDepth) + `</n></w></hierarchy>`
-	if _, err := Parse([]byte(deep), Options{Hint: testHint}); canonical.CodeOf(err) != canonical.CodeCommandFailed {
+	if _, err := Parse([]byte(deep), Options{Hint: testHint}); canonical.CodeOf(err) != canonical.CodeDeviceUnavailable {
 		t.Errorf("err = %v", err)
 	}
 }

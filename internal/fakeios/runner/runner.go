@@ -38,6 +38,14 @@ type Options struct {
 	// DieAfter > 0: the runner stops answering (closes connections) from
 	// command number DieAfter+1 on, as a runner that crashed mid-flow.
 	DieAfter int
+	// HangOn, when set, is asked about each command by name; from the
+	// first it says yes to, the runner reads every request and never
+	// answers, keeping the connection open, as a runner whose XCTest
+	// wedged, a frozen simulator or a dead link to an iPhone does.
+	HangOn func(command string) bool
+	// Tamper, when set, may change each answer (the whole object: ok,
+	// data or error) before it is sent, as a broken runner would.
+	Tamper func(command string, answer map[string]any)
 	// OnQuit, when set, is called after the quit command is answered (a
 	// fake xcodebuild ends then, as the real test returns).
 	OnQuit func()
@@ -52,6 +60,8 @@ type Runner struct {
 	mu       sync.Mutex
 	gestures [][]byte
 	commands int
+	hanging  bool
+	hung     int
 }
 
 // New builds a runner over a fresh sim device.
@@ -71,6 +81,14 @@ func (r *Runner) Gestures() [][]byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([][]byte(nil), r.gestures...)
+}
+
+// Hung counts the requests the runner received and left unanswered
+// (Options.HangOn).
+func (r *Runner) Hung() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.hung
 }
 
 // Serve answers on l until ctx ends.
@@ -118,12 +136,33 @@ func (r *Runner) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
-		writeAnswer(w, 0, nil, &failure{"INVALID_ARGS", "the body is not a JSON object", ""})
+		r.writeAnswer(w, "", 0, nil, &failure{"INVALID_ARGS", "the body is not a JSON object", ""})
 		return
 	}
 	json.Unmarshal(body, &head)
+	if r.hangs(head.Command) {
+		<-req.Context().Done() // the client gave up, or the server stops
+		return
+	}
 	data, ferr := r.do(req.Context(), head.Command, fields, body)
-	writeAnswer(w, head.CommandID, data, ferr)
+	r.writeAnswer(w, head.Command, head.CommandID, data, ferr)
+}
+
+// hangs decides whether the runner leaves this command unanswered: all of
+// them once HangOn has said yes.
+func (r *Runner) hangs(command string) bool {
+	if r.o.HangOn == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.hanging && r.o.HangOn(command) {
+		r.hanging = true
+	}
+	if r.hanging {
+		r.hung++
+	}
+	return r.hanging
 }
 
 type failure struct{ code, message, hint string }
@@ -149,7 +188,7 @@ func fromErr(err error) *failure {
 	return &failure{code, ce.Message, ce.Hint}
 }
 
-func writeAnswer(w http.ResponseWriter, id int, data map[string]any, f *failure) {
+func (r *Runner) writeAnswer(w http.ResponseWriter, command string, id int, data map[string]any, f *failure) {
 	ans := map[string]any{"ok": f == nil, "commandId": id}
 	if f != nil {
 		e := map[string]any{"code": f.code, "message": f.message}
@@ -162,6 +201,9 @@ func writeAnswer(w http.ResponseWriter, id int, data map[string]any, f *failure)
 			data = map[string]any{}
 		}
 		ans["data"] = data
+	}
+	if r.o.Tamper != nil {
+		r.o.Tamper(command, ans)
 	}
 	b, _ := json.Marshal(ans)
 	w.Header().Set("Content-Type", "application/json")
