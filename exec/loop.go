@@ -36,6 +36,7 @@ func (r *run) repeat(ctx context.Context, t *canonical.Repeat, depth int) error 
 			return err
 		}
 		limit, _ = canonical.RepeatCount(v)
+		r.warnRepeatCount(t, v)
 	}
 	l := r.startLoop(depth + 1)
 	defer l.end()
@@ -66,6 +67,22 @@ func (r *run) repeat(ctx context.Context, t *canonical.Repeat, depth int) error 
 		return skipped{"repeat ran zero times"}
 	}
 	return nil
+}
+
+// warnRepeatCount warns, on the repeat's step, about a times from ${...}
+// that Maestro reads as no limit, as the loader warns about such a
+// literal. Zero or less is left alone: a variable that turns a repeat off
+// is a way to write a flow.
+func (r *run) warnRepeatCount(t *canonical.Repeat, v string) {
+	if _, literal := t.Times.Literal(); literal {
+		return
+	}
+	if limit, _ := canonical.RepeatCount(v); limit <= 0 {
+		return
+	}
+	if msg, hint, ok := canonical.RepeatCountWarning(v, t.While != nil); ok {
+		r.log(fmt.Sprintf("warning: %s: %s, from %s (hint: %s)", t.Times.Pos, msg, t.Times.Raw, hint))
+	}
 }
 
 // retry runs its body up to 1+maxRetries times, as Maestro's retryCommand
