@@ -29,6 +29,9 @@ type LoopObserver interface {
 // Int.MAX_VALUE, so zero, a negative count or NaN runs nothing and the
 // command is skipped, and no count runs more than 2,147,483,647 times.
 func (r *run) repeat(ctx context.Context, t *canonical.Repeat, depth int) error {
+	if err := tooDeep(t, depth); err != nil {
+		return err
+	}
 	limit := canonical.MaxRepeat
 	if t.Times != nil {
 		v, err := r.str(ctx, *t.Times)
@@ -104,7 +107,7 @@ func (r *run) retry(ctx context.Context, t *canonical.Retry, depth int) error {
 			return interrupted(err).WithHint("the flow stopped before this attempt")
 		}
 		r.iteration = attempt + 1
-		err := r.subflow(ctx, t.Flow, t.Commands, t.Env, depth)
+		err := r.subflow(ctx, t, t.Flow, t.Commands, t.Env, depth)
 		if err == nil || attempt == retries || ctx.Err() != nil || canonical.CodeOf(err) == canonical.CodeDeviceUnavailable {
 			// A lost device fails every attempt the same way: stop.
 			return err
@@ -168,14 +171,7 @@ func (l *loop) fold() {
 	}
 	o := l.omitted
 	o.Last = l.count
-	for _, s := range r.steps[l.steps:] {
-		o.Steps[s.Status]++
-		if s.Iterations != nil && s.Iterations.Omitted != nil {
-			for st, n := range s.Iterations.Omitted.Steps {
-				o.Steps[st] += n
-			}
-		}
-	}
+	countSteps(r.steps[l.steps:], o.Steps)
 	o.Logs += r.logLines - l.logs
 	l.omittedFor += r.clock.Now().Sub(l.start)
 	clear(r.steps[l.steps:]) // let the dropped steps' errors and logs go
@@ -212,12 +208,18 @@ func (l *loop) end() {
 func (r *run) replay(from int) {
 	lo, _ := r.cfg.Observer.(LoopObserver)
 	var open []int
+	announced := map[int]bool{}
 	finish := func() {
 		i := open[len(open)-1]
 		open = open[:len(open)-1]
+		// A loop whose last run listed nothing, and a subflow summarised
+		// whole, are announced as they end.
+		if it := r.steps[i].Iterations; lo != nil && it != nil && it.Omitted != nil && !announced[i] {
+			announced[i] = true
+			lo.RunsOmitted(r.top, r.steps[i].Depth+1, *it.Omitted)
+		}
 		r.cfg.Observer.StepFinished(r.top, r.steps[i], r.steps[i].Description)
 	}
-	announced := map[int]bool{}
 	for i := from; i < len(r.steps); i++ {
 		s := r.steps[i]
 		for len(open) > 0 && r.steps[open[len(open)-1]].Depth >= s.Depth {
@@ -234,5 +236,18 @@ func (r *run) replay(from int) {
 	}
 	for len(open) > 0 {
 		finish()
+	}
+}
+
+// countSteps adds steps to counts by status, with the steps each one's
+// summary omitted (a loop's runs, a subflow summarised whole).
+func countSteps(steps []StepResult, counts map[Status]int) {
+	for _, s := range steps {
+		counts[s.Status]++
+		if s.Iterations != nil && s.Iterations.Omitted != nil {
+			for st, n := range s.Iterations.Omitted.Steps {
+				counts[st] += n
+			}
+		}
 	}
 }
