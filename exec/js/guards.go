@@ -82,21 +82,14 @@ func (e *Engine) installGuards() {
 	// result; with anything else (a RegExp) these reach the pattern's
 	// Symbol method, which checks the call (regexps.go) under these names.
 	e.guard(str, "replace", func(c goja.FunctionCall) {
-		s, pat, rep, ok := e.stringReplaceArgs(c)
-		if ok && strings.Contains(s.String(), pat.String()) {
-			e.needStringReplace("String.prototype.replace", s, 1, rep)
+		if s, pat, rep, ok := e.stringReplaceArgs(c); ok {
+			e.needStringReplace("String.prototype.replace", s, pat, rep, false)
 		}
 	})
 	e.guard(str, "replaceAll", func(c goja.FunctionCall) {
-		s, pat, rep, ok := e.stringReplaceArgs(c)
-		if !ok {
-			return
+		if s, pat, rep, ok := e.stringReplaceArgs(c); ok {
+			e.needStringReplace("String.prototype.replaceAll", s, pat, rep, true)
 		}
-		n := float64(s.Length() + 1)
-		if pat.Length() > 0 {
-			n = float64(strings.Count(s.String(), pat.String()))
-		}
-		e.needStringReplace("String.prototype.replaceAll", s, n, rep)
 	})
 	for _, name := range []string{"match", "matchAll"} {
 		e.guard(str, name, func(goja.FunctionCall) {})

@@ -118,7 +118,11 @@ func value(s metrics.Sample) uint64 {
 //     have measured it yet.
 func (e *Engine) watch() (stop func()) {
 	lim := newHeapLimits(uint64(e.budget))
-	e.limits.Store(newHeapLimits(uint64(e.budget)))
+	// pulse reads the heap on the evaluation's goroutine: same limits, a
+	// sample of its own.
+	own := *lim
+	own.h = newHeapSample()
+	e.limits.Store(&own)
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -526,12 +526,37 @@ func (e *Engine) regexpChecks() map[*goja.Symbol]func(goja.FunctionCall) {
 	}
 }
 
-// needStringReplace checks String.prototype.replace and replaceAll with a
-// string pattern: count matches of pat in s, each listed, then replaced
-// by rep (a function when rep is nil).
-func (e *Engine) needStringReplace(label string, s goja.String, count float64, rep *template) {
+// needStringReplace checks String.prototype.replace (the first match) and
+// replaceAll (all) with a string pattern: goja lists the matches of pat in
+// s, then replaces each by rep (a function when rep is nil). The matches
+// are counted only when the most there can be would not fit.
+func (e *Engine) needStringReplace(label string, s, pat goja.String, rep *template, all bool) {
 	fixed, per := replaceCost(s, rep)
-	e.need(label, fixed+count*(per+listBytes(0)))
+	per += listBytes(0)
+	n := float64(s.Length())
+	most := 1.0
+	if all {
+		most = n/math.Max(float64(pat.Length()), 1) + 1
+	}
+	if fixed+per*most <= float64(e.budget) {
+		return
+	}
+	text, sub := utf8Text(s), utf8Text(pat)
+	count := 0.0
+	switch {
+	case !all:
+		if strings.Contains(text, sub) {
+			count = 1
+		}
+	case sub == "":
+		count = n + 1
+	default:
+		count = float64(strings.Count(text, sub))
+	}
+	if count == 0 {
+		return // s comes back as it is
+	}
+	e.need(label, fixed+per*count)
 }
 
 // stringReplaceArgs reads the pattern and replacement of a replace or
