@@ -13,7 +13,11 @@ import (
 // fanOut builds levels flows where each runs the next twice; the last
 // evaluates "count" then "check" (false on evaluation failAt of the
 // countingScripts). Run to the end it would run 2^(levels-1) leaves.
-func fanOut(levels int) *canonical.Flow {
+func fanOut(levels int) *canonical.Flow { return fanOutWith(levels, false) }
+
+// fanOutWith is fanOut with retry commands (maxRetries 0) in place of
+// runFlow when retry is set.
+func fanOutWith(levels int, retry bool) *canonical.Flow {
 	var next *canonical.Flow
 	for i := levels; i >= 1; i-- {
 		f := &canonical.Flow{File: fmt.Sprintf("f%02d.yaml", i), Name: fmt.Sprintf("f%02d", i)}
@@ -21,8 +25,13 @@ func fanOut(levels int) *canonical.Flow {
 			f.Commands = []canonical.Command{eval(3, "count"), check(4)}
 		} else {
 			for line := 3; line <= 4; line++ {
-				f.Commands = append(f.Commands, &canonical.RunFlow{Meta: canonical.Meta{Name: "runFlow", Pos: canonical.Pos{File: f.File, Line: line, Col: 3}},
-					File: next.File, Flow: next})
+				meta := canonical.Meta{Name: "runFlow", Pos: canonical.Pos{File: f.File, Line: line, Col: 3}}
+				if retry {
+					meta.Name = "retry"
+					f.Commands = append(f.Commands, &canonical.Retry{Meta: meta, MaxRetries: canonical.Text("0", meta.Pos), File: next.File, Flow: next})
+					continue
+				}
+				f.Commands = append(f.Commands, &canonical.RunFlow{Meta: meta, File: next.File, Flow: next})
 			}
 		}
 		next = f
@@ -148,5 +157,26 @@ func TestNestingLimitAtRunTime(t *testing.T) {
 	}
 	if s.count != 0 {
 		t.Errorf("the leaf ran %d times", s.count)
+	}
+}
+
+// retry runs its subflow file the same way, so a fan-out of retry
+// commands is bounded too.
+func TestRetryFanOutStaysBounded(t *testing.T) {
+	t.Parallel()
+	const leaves = 20_000
+	s := &countingScripts{stopAt: leaves}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.cancel = cancel
+	clock := newClock()
+	cfg := exec.Config{Device: &stillDevice{clock: clock, start: clock.Now(), launched: true}, Clock: clock,
+		NewScripts: func(_ string, log func(string)) exec.Scripts { s.log = log; return s }}
+	res := exec.RunFlow(ctx, cfg, fanOutWith(31, true))
+	if n := len(res.Steps); res.Status != exec.StatusInterrupted || n > 2000 {
+		t.Errorf("flow %s with %d steps listed, want interrupted with a bounded number", res.Status, n)
+	}
+	if got := tally(res.Steps); got[exec.StatusPassed]+got[exec.StatusInterrupted] < 3*leaves-2 {
+		t.Errorf("steps accounted for: %v", got)
 	}
 }
