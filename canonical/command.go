@@ -181,6 +181,14 @@ type Anchor struct {
 	At       float64               `json:"at,omitempty"`   // the fraction the axis moves to
 }
 
+// MaxNesting bounds how deep command blocks nest when a flow runs: the
+// bodies of repeat, retry and runFlow (inline commands or a subflow file,
+// whose commands and hooks run one level deeper than the command), counted
+// from the top-level flow's commands at level 0. Real flows nest two or
+// three levels; the loader refuses deeper files and chains of subflow
+// files, and the runtime refuses to go deeper in flows built otherwise.
+const MaxNesting = 256
+
 // Walk calls fn for every command in cmds and in their inline bodies
 // (runFlow commands, repeat, retry), depth first, in order. Subflow files
 // are not entered: they are flows of their own.

@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -90,6 +91,37 @@ func RepeatCount(times string) (int, bool) {
 		return MaxRepeat, false
 	}
 	return KotlinToInt(f), true
+}
+
+// RepeatCountWarning says what is wrong with a repeat's times when Maestro
+// reads its text (literal, or what ${...} came to) as a loop that never
+// runs or, in practice, never ends; hasWhile says the repeat also has a
+// while condition. ok is false when times is an ordinary count. The
+// loader warns with it about literals, the runtime about interpolated
+// values that Maestro reads as unbounded.
+func RepeatCountWarning(times string, hasWhile bool) (msg, hint string, ok bool) {
+	count, numeric := RepeatCount(times)
+	until := "runs until the flow is stopped"
+	if hasWhile {
+		until = "ends only when its while condition is false"
+	}
+	switch {
+	case !numeric:
+		hint = "write a plain number, such as times: 3"
+		if fixed := strings.ReplaceAll(times, "_", ""); fixed != times {
+			if _, ok := RepeatCount(fixed); ok {
+				hint = "write times: " + fixed + " (Maestro reads numbers without _ separators)"
+			}
+		}
+		return fmt.Sprintf("repeat times %q is not a number to Maestro, so the repeat has no count limit and %s", times, until), hint, true
+	case count <= 0:
+		return fmt.Sprintf("repeat times %q never runs the commands: Maestro reads it as %d and skips the repeat", times, count),
+			"write a count of 1 or more, or remove the repeat", true
+	case count == MaxRepeat:
+		return fmt.Sprintf("repeat times %q is at Maestro's limit of 2147483647 runs, so the repeat in practice %s", times, until),
+			"write the number of runs you need, such as times: 100", true
+	}
+	return "", "", false
 }
 
 // MaxRetries is Maestro's MAX_RETRIES_ALLOWED: retry runs its commands at

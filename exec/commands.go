@@ -588,27 +588,7 @@ func (r *run) runFlow(ctx context.Context, t *canonical.RunFlow, depth int) erro
 			return skipped{"the when: condition is false"}
 		}
 	}
-	return r.subflow(ctx, t.Flow, t.Commands, t.Env, depth)
-}
-
-// subflow defines the caller's env for it (which stays defined afterwards,
-// as in Maestro), then the subflow file's own env, and runs it in a script
-// scope with its own hooks.
-func (r *run) subflow(ctx context.Context, f *canonical.Flow, inline []canonical.Command, env []canonical.EnvVar, depth int) error {
-	if err := r.defineEnv(ctx, env); err != nil {
-		return err
-	}
-	if f != nil {
-		if err := r.defineEnv(ctx, f.Env); err != nil {
-			return err
-		}
-	}
-	r.js.EnterScope()
-	defer r.js.LeaveScope()
-	if f == nil {
-		return r.commands(ctx, inline, depth+1)
-	}
-	return r.withHooks(ctx, f, depth+1, func() error { return r.commands(ctx, f.Commands, depth+1) })
+	return r.subflow(ctx, t, t.Flow, t.Commands, t.Env, depth)
 }
 
 // millis is a number of milliseconds as a duration, saturating instead of

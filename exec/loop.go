@@ -29,6 +29,9 @@ type LoopObserver interface {
 // Int.MAX_VALUE, so zero, a negative count or NaN runs nothing and the
 // command is skipped, and no count runs more than 2,147,483,647 times.
 func (r *run) repeat(ctx context.Context, t *canonical.Repeat, depth int) error {
+	if err := tooDeep(t, depth); err != nil {
+		return err
+	}
 	limit := canonical.MaxRepeat
 	if t.Times != nil {
 		v, err := r.str(ctx, *t.Times)
@@ -36,6 +39,7 @@ func (r *run) repeat(ctx context.Context, t *canonical.Repeat, depth int) error 
 			return err
 		}
 		limit, _ = canonical.RepeatCount(v)
+		r.warnRepeatCount(t, v)
 	}
 	l := r.startLoop(depth + 1)
 	defer l.end()
@@ -68,6 +72,22 @@ func (r *run) repeat(ctx context.Context, t *canonical.Repeat, depth int) error 
 	return nil
 }
 
+// warnRepeatCount warns, on the repeat's step, about a times from ${...}
+// that Maestro reads as no limit, as the loader warns about such a
+// literal. Zero or less is left alone: a variable that turns a repeat off
+// is a way to write a flow.
+func (r *run) warnRepeatCount(t *canonical.Repeat, v string) {
+	if _, literal := t.Times.Literal(); literal {
+		return
+	}
+	if limit, _ := canonical.RepeatCount(v); limit <= 0 {
+		return
+	}
+	if msg, hint, ok := canonical.RepeatCountWarning(v, t.While != nil); ok {
+		r.log(fmt.Sprintf("warning: %s: %s, from %s (hint: %s)", t.Times.Pos, msg, t.Times.Raw, hint))
+	}
+}
+
 // retry runs its body up to 1+maxRetries times, as Maestro's retryCommand
 // does: maxRetries is read with toIntOrNull (1 when it is not a whole
 // number) and capped at 3; a negative one runs nothing. A run stopped by
@@ -87,7 +107,7 @@ func (r *run) retry(ctx context.Context, t *canonical.Retry, depth int) error {
 			return interrupted(err).WithHint("the flow stopped before this attempt")
 		}
 		r.iteration = attempt + 1
-		err := r.subflow(ctx, t.Flow, t.Commands, t.Env, depth)
+		err := r.subflow(ctx, t, t.Flow, t.Commands, t.Env, depth)
 		if err == nil || attempt == retries || ctx.Err() != nil || canonical.CodeOf(err) == canonical.CodeDeviceUnavailable {
 			// A lost device fails every attempt the same way: stop.
 			return err
@@ -151,14 +171,7 @@ func (l *loop) fold() {
 	}
 	o := l.omitted
 	o.Last = l.count
-	for _, s := range r.steps[l.steps:] {
-		o.Steps[s.Status]++
-		if s.Iterations != nil && s.Iterations.Omitted != nil {
-			for st, n := range s.Iterations.Omitted.Steps {
-				o.Steps[st] += n
-			}
-		}
-	}
+	countSteps(r.steps[l.steps:], o.Steps)
 	o.Logs += r.logLines - l.logs
 	l.omittedFor += r.clock.Now().Sub(l.start)
 	clear(r.steps[l.steps:]) // let the dropped steps' errors and logs go
@@ -195,12 +208,18 @@ func (l *loop) end() {
 func (r *run) replay(from int) {
 	lo, _ := r.cfg.Observer.(LoopObserver)
 	var open []int
+	announced := map[int]bool{}
 	finish := func() {
 		i := open[len(open)-1]
 		open = open[:len(open)-1]
+		// A loop whose last run listed nothing, and a subflow summarised
+		// whole, are announced as they end.
+		if it := r.steps[i].Iterations; lo != nil && it != nil && it.Omitted != nil && !announced[i] {
+			announced[i] = true
+			lo.RunsOmitted(r.top, r.steps[i].Depth+1, *it.Omitted)
+		}
 		r.cfg.Observer.StepFinished(r.top, r.steps[i], r.steps[i].Description)
 	}
-	announced := map[int]bool{}
 	for i := from; i < len(r.steps); i++ {
 		s := r.steps[i]
 		for len(open) > 0 && r.steps[open[len(open)-1]].Depth >= s.Depth {
@@ -217,5 +236,18 @@ func (r *run) replay(from int) {
 	}
 	for len(open) > 0 {
 		finish()
+	}
+}
+
+// countSteps adds steps to counts by status, with the steps each one's
+// summary omitted (a loop's runs, a subflow summarised whole).
+func countSteps(steps []StepResult, counts map[Status]int) {
+	for _, s := range steps {
+		counts[s.Status]++
+		if s.Iterations != nil && s.Iterations.Omitted != nil {
+			for st, n := range s.Iterations.Omitted.Steps {
+				counts[st] += n
+			}
+		}
 	}
 }

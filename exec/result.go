@@ -40,7 +40,9 @@ type StepResult struct {
 	// attempt of the enclosing retry) a step of its body belongs to; it is
 	// set on the body's own steps, not on steps nested deeper.
 	Iteration int `json:"iteration,omitempty"`
-	// Iterations summarises a repeat's runs; nil for other commands.
+	// Iterations summarises a repeat's runs, and the one run of a runFlow
+	// (or a retry's last attempt) whose steps are not listed (see
+	// KeptIterations); nil for other commands.
 	Iterations *Iterations `json:"iterations,omitempty"`
 }
 
@@ -48,7 +50,11 @@ type StepResult struct {
 // steps in the result. After them only the last run is kept (the one that
 // failed or was interrupted, if any); the runs between are counted in
 // Iterations.Omitted. A loop of any length thus holds at most
-// KeptIterations+2 runs' steps in memory and in every report.
+// KeptIterations+2 runs' steps in memory and in every report. A runFlow
+// or retry command likewise lists the steps of its first KeptIterations
+// runs; a later run that passes, and every passing subflow inside a run
+// no observer sees, is summarised on its own step (subflow.go), so
+// subflows that fan out stay bounded too.
 const KeptIterations = 10
 
 // Iterations is how a repeat ran.

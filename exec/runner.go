@@ -132,6 +132,9 @@ type run struct {
 	iterations      *Iterations
 	failedArtifacts []string
 	recording       bool
+	// subflowRuns counts the runs of each runFlow and retry command
+	// (subflow.go).
+	subflowRuns map[canonical.Command]int
 }
 
 // RunFlow runs one top-level flow with Maestro's semantics (§3.3): env

@@ -170,26 +170,8 @@ func warnRepeatCount(d *decoder, n *yaml.Node, r *canonical.Repeat) {
 	if !literal {
 		return
 	}
-	count, numeric := canonical.RepeatCount(v)
-	until := "runs until the flow is stopped"
-	if r.While != nil {
-		until = "ends only when its while condition is false"
-	}
-	switch {
-	case !numeric:
-		hint := "write a plain number, such as times: 3"
-		if fixed := strings.ReplaceAll(v, "_", ""); fixed != v {
-			if _, ok := canonical.RepeatCount(fixed); ok {
-				hint = "write times: " + fixed + " (Maestro reads numbers without _ separators)"
-			}
-		}
-		d.warnf(n, hint, "repeat times %q is not a number to Maestro, so the repeat has no count limit and %s", v, until)
-	case count <= 0:
-		d.warnf(n, "write a count of 1 or more, or remove the repeat",
-			"repeat times %q never runs the commands: Maestro reads it as %d and skips the repeat", v, count)
-	case count == canonical.MaxRepeat:
-		d.warnf(n, "write the number of runs you need, such as times: 100",
-			"repeat times %q is at Maestro's limit of 2147483647 runs, so the repeat in practice %s", v, until)
+	if msg, hint, ok := canonical.RepeatCountWarning(v, r.While != nil); ok {
+		d.warnf(n, hint, "%s", msg)
 	}
 }
 

@@ -38,7 +38,7 @@ const (
 	// maxBlockDepth bounds how deep command blocks (repeat, retry and
 	// runFlow with inline commands, and the header's hooks) nest in one
 	// file. Real flows nest two or three.
-	maxBlockDepth = 256
+	maxBlockDepth = canonical.MaxNesting
 
 	// maxValueDepth bounds how deep a command's own value nests (relative
 	// selectors inside selectors, conditions), not counting the blocks it

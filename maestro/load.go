@@ -48,6 +48,8 @@ type Loader struct {
 	// recognized holds the text of every file read as a flow whose header
 	// names an app: the only files an error may quote (Recognized).
 	recognized map[string][]byte
+	// depths is how deep each loaded flow's blocks nest (chain.go).
+	depths map[*canonical.Flow]int
 }
 
 // NewLoader returns a loader reading from src.
@@ -365,6 +367,11 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 	}
 	if errs := l.checkSchema(d, docs[0], docs[1]); len(errs) > 0 {
 		l.problems = append(l.problems, errs...)
+		l.partial = append(l.partial, f)
+		return nil
+	}
+	if e := l.checkChain(f); e != nil {
+		l.problem(e)
 		l.partial = append(l.partial, f)
 		return nil
 	}

@@ -84,7 +84,8 @@ func (p *progress) StepFinished(f *canonical.Flow, s exec.StepResult, desc strin
 		exec.StatusInterrupted: p.paint("33", "■"),
 	}[s.Status]
 	suffix := ""
-	if it := s.Iterations; it != nil && it.Count > 0 {
+	// A runFlow or retry summarised whole says so on the ⋯ line above it.
+	if it := s.Iterations; it != nil && it.Count > 0 && s.Command == "repeat" {
 		suffix = fmt.Sprintf(" (%d %s)", it.Count, plural(it.Count, "run"))
 	}
 	switch s.Status {

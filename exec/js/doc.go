@@ -37,7 +37,20 @@
 //     the array iterator behind spread and Array.from; apply,
 //     Reflect.apply and Reflect.construct; JSON.stringify and JSON.parse;
 //     the ArrayBuffer and typed array constructors. A call that cannot fit
-//     fails before it allocates.
+//     fails before it allocates;
+//   - the regular expression natives (String replace, replaceAll, match,
+//     matchAll and split with a RegExp, and RegExp.prototype's
+//     Symbol.replace, match and split, through which those reach it) list
+//     every match before they build their result: they estimate the match
+//     list, the result and goja's copies of the text first, counting the
+//     matches with goja's own engine for the pattern only when the text
+//     is long enough for the count to matter, and stopping the count as
+//     soon as the call cannot fit (regexps.go);
+//   - every guarded built-in first takes a step check (pulse): natives
+//     that loop in Go calling other natives (a spread or Array.from of
+//     matchAll, a replacer that is a built-in) stop at the next step once
+//     the heap is over the watchdog's limits, which the step reads itself
+//     every 64 calls, so a late watchdog does not let them run on.
 //
 // The heap is one for the whole process, so evaluations take turns: while
 // one engine evaluates, the others' evaluations wait (each one's time limit
@@ -114,9 +127,14 @@
 //   - The watchdog acts between two instructions, so a string that doubles
 //     overshoots the budget by the doubling in progress (and by one more when
 //     the watchdog wakes late on a loaded machine). Natives not listed above
-//     that build their result in one call (a regexp replace, normalize) are
-//     bounded by the sizes of their inputs, not checked. Absurdly nested
-//     source can exhaust the Go stack in goja's parser.
+//     that build their result in one call (normalize, a spread of a long
+//     string) are bounded by the sizes of their inputs, not checked.
+//     Absurdly nested source can exhaust the Go stack in goja's parser.
+//   - RegExp.prototype.exec is not wrapped: goja watches that property and
+//     would send every regexp call down its generic path (exec for each
+//     match, every result kept: ten times the memory, and a quadratic
+//     split). A script stuck in a direct exec call is reported as stuck
+//     in a built-in, not in a regular expression.
 //   - The built-ins the guards wrap are replaced by natives with the
 //     original's name, length and static properties; a script cannot tell
 //     short of comparing them with a reference taken elsewhere (there is

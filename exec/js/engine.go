@@ -88,6 +88,11 @@ type Engine struct {
 
 	// hit records the running evaluation outgrowing its budget.
 	hit hitPointer
+	// limits are the running evaluation's heap limits, which the guarded
+	// natives check as they are called (pulse); set by watch.
+	limits atomic.Pointer[heapLimits]
+	// rx holds RegExp's original methods, for the regexp estimates.
+	rx *regexpOriginals
 
 	dialect Dialect
 	// kinds records, under Rhino, whether numbers assigned to variables and

@@ -78,19 +78,22 @@ func (e *Engine) installGuards() {
 		}
 		e.need("String.prototype.split", parts*2*valueBytes)
 	})
-	e.guard(str, "replaceAll", func(c goja.FunctionCall) {
-		pat, ok := c.Argument(0).(goja.String)
-		rep, ok2 := c.Argument(1).(goja.String)
-		if !ok || !ok2 || rep.Length() <= pat.Length() {
-			return // a regexp, a function, or a replacement that does not grow
+	// With a string pattern goja lists every match, then writes the
+	// result; with anything else (a RegExp) these reach the pattern's
+	// Symbol method, which checks the call (regexps.go) under these names.
+	e.guard(str, "replace", func(c goja.FunctionCall) {
+		if s, pat, rep, ok := e.stringReplaceArgs(c); ok {
+			e.needStringReplace("String.prototype.replace", s, pat, rep, false)
 		}
-		s := e.str(c.This)
-		n := float64(s.Length() + 1)
-		if pat.Length() > 0 {
-			n = float64(strings.Count(s.String(), pat.String()))
-		}
-		e.need("String.prototype.replaceAll", (float64(s.Length())+n*float64(rep.Length()-pat.Length()))*2)
 	})
+	e.guard(str, "replaceAll", func(c goja.FunctionCall) {
+		if s, pat, rep, ok := e.stringReplaceArgs(c); ok {
+			e.needStringReplace("String.prototype.replaceAll", s, pat, rep, true)
+		}
+	})
+	for _, name := range []string{"match", "matchAll"} {
+		e.guard(str, name, func(goja.FunctionCall) {})
+	}
 
 	arr := proto("Array")
 	for _, name := range arr.GetOwnPropertyNames() {
@@ -165,10 +168,11 @@ func (e *Engine) guard(obj *goja.Object, name string, check func(goja.FunctionCa
 			label = n.String() + ".prototype." + name
 		}
 	}
-	if obj == e.vm.Get("RegExp").ToObject(e.vm).Get("prototype").ToObject(e.vm) {
+	if obj == e.vm.Get("RegExp").ToObject(e.vm).Get("prototype").ToObject(e.vm) || label == "RegExp String Iterator.next" {
 		label = regexpNative
 	}
 	fn := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		e.pulse()
 		check(c)
 		defer e.enter(label)()
 		v, err := orig(c.This, c.Arguments...)
@@ -213,6 +217,7 @@ func (e *Engine) guardBuffers() {
 		}
 		label := "new " + name
 		w := vm.ToValue(func(c goja.ConstructorCall) *goja.Object {
+			e.pulse()
 			if len(c.Arguments) > 0 {
 				e.need(label, e.elements(c.Arguments[0])*per)
 			}

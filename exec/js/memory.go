@@ -117,10 +117,12 @@ func value(s metrics.Sample) uint64 {
 //     under that; this catches an allocation too fast for the collector to
 //     have measured it yet.
 func (e *Engine) watch() (stop func()) {
-	h := newHeapSample()
-	base, _, cycles0 := h.read()
-	budget := uint64(e.budget)
-	ceiling := h.slack() * (base + budget)
+	lim := newHeapLimits(uint64(e.budget))
+	// pulse reads the heap on the evaluation's goroutine: same limits, a
+	// sample of its own.
+	own := *lim
+	own.h = newHeapSample()
+	e.limits.Store(&own)
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -134,14 +136,8 @@ func (e *Engine) watch() (stop func()) {
 				return
 			case <-t.C:
 			}
-			objects, live, cycles := h.read()
-			var grew uint64
-			switch {
-			case cycles > cycles0 && live > base+budget:
-				grew = live - base
-			case objects > ceiling:
-				grew = objects - base
-			default:
+			grew, over := lim.over()
+			if !over {
 				continue
 			}
 			e.hit.CompareAndSwap(nil, &memoryHit{grew: grew})
@@ -152,7 +148,80 @@ func (e *Engine) watch() (stop func()) {
 	return func() {
 		close(quit)
 		wg.Wait()
+		e.limits.Store(nil)
 	}
+}
+
+// heapLimits are the watchdog's limits for one evaluation (see watch),
+// with a heap sample of their own.
+type heapLimits struct {
+	h                     *heapSample
+	base, budget, ceiling uint64
+	cycles0               uint64
+	calls                 uint64 // pulse's count of guarded calls
+}
+
+func newHeapLimits(budget uint64) *heapLimits {
+	h := newHeapSample()
+	base, _, cycles := h.read()
+	return &heapLimits{h: h, base: base, budget: budget, ceiling: h.slack() * (base + budget), cycles0: cycles}
+}
+
+// over reports whether the evaluation has outgrown its budget, and by how
+// much the heap grew.
+func (l *heapLimits) over() (grew uint64, over bool) {
+	objects, live, cycles := l.h.read()
+	switch {
+	case cycles > l.cycles0 && live > l.base+l.budget:
+		return live - l.base, true
+	case objects > l.ceiling:
+		return objects - l.base, true
+	}
+	return 0, false
+}
+
+// pulseEvery is how many guarded calls pulse lets pass between two reads
+// of the heap; a read costs about as much as a short native call.
+const pulseEvery = 64
+
+// pulse is the step check every guarded built-in makes first. goja checks
+// its interrupt flag between instructions only, and some natives loop in
+// Go calling other natives: a spread or Array.from of an iterator (such
+// as matchAll's, which calls exec for every step), a replace whose
+// replacer is a built-in, the generic regexp paths that call exec for
+// every match. The watchdog's interrupt would wait for the whole loop.
+// pulse stops the evaluation at the next such call once the watchdog has
+// found it over budget, and every pulseEvery calls checks the heap itself
+// with the watchdog's limits, so a late watchdog (a loaded machine, the
+// race detector) does not let the loop run on. It runs on the
+// evaluation's goroutine.
+func (e *Engine) pulse() {
+	if h := e.hit.Load(); h != nil {
+		e.stopHere(h)
+	}
+	l := e.limits.Load()
+	if l == nil {
+		return
+	}
+	l.calls++
+	if l.calls%pulseEvery != 0 {
+		return
+	}
+	if grew, over := l.over(); over {
+		e.hit.CompareAndSwap(nil, &memoryHit{grew: grew})
+		e.stopHere(e.hit.Load())
+	}
+}
+
+// stopHere ends the evaluation for the budget hit h from inside a native,
+// noting where the script was if the hit does not say.
+func (e *Engine) stopHere(h *memoryHit) {
+	if h.stack == nil {
+		at := *h
+		at.stack = e.vm.CaptureCallStack(0, nil)
+		e.hit.Store(&at)
+	}
+	panic(&goja.InterruptedError{})
 }
 
 // need stops the evaluation, uncatchably, when a built-in is about to

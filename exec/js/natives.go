@@ -15,19 +15,44 @@ const regexpNative = "a regular expression"
 
 // trackRegexps wraps RegExp.prototype's matching methods, through which
 // String.prototype.match, matchAll, replace, replaceAll, search and split
-// also reach a RegExp, so e.running says when a regexp is executing.
+// also reach a RegExp, so e.running says when a regexp is executing. The
+// Symbol methods that list every match also check the budget first
+// (regexps.go), and every one takes a step check (pulse).
 func (e *Engine) trackRegexps() {
 	proto := e.vm.Get("RegExp").ToObject(e.vm).Get("prototype").ToObject(e.vm)
-	for _, name := range []string{"exec", "test"} {
-		e.guard(proto, name, func(goja.FunctionCall) {})
+	e.takeRegexpOriginals(proto)
+	// exec itself is left alone: RegExp.prototype is a goja object that
+	// watches its exec property, and redefining it sends every regexp
+	// call down goja's generic path, which calls exec for each match and
+	// keeps every result (ten times the memory, and a split that is
+	// quadratic in the text). A script's direct exec call is thus not
+	// named when it is stuck; test is, and so are the Symbol methods.
+	e.guard(proto, "test", func(goja.FunctionCall) {})
+	// matchAll's iterator calls exec once per step: its next takes the
+	// step check, so a spread of it stops when the heap outgrows the
+	// budget.
+	if matchAll, ok := goja.AssertFunction(proto.GetSymbol(goja.SymMatchAll)); ok {
+		if rx, err := e.vm.New(e.vm.Get("RegExp"), e.vm.ToValue("x"), e.vm.ToValue("g")); err == nil {
+			if it, err := matchAll(rx, e.vm.ToValue("")); err == nil {
+				if iterProto := it.ToObject(e.vm).Prototype(); iterProto != nil {
+					e.guard(iterProto, "next", func(goja.FunctionCall) {})
+				}
+			}
+		}
 	}
+	checks := e.regexpChecks()
 	for _, sym := range []*goja.Symbol{goja.SymMatch, goja.SymMatchAll, goja.SymReplace, goja.SymSearch, goja.SymSplit} {
 		orig, ok := goja.AssertFunction(proto.GetSymbol(sym))
 		if !ok {
 			continue
 		}
+		check := checks[sym]
 		o := proto.GetSymbol(sym).ToObject(e.vm)
 		fn := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			e.pulse()
+			if check != nil {
+				check(c)
+			}
 			defer e.enter(regexpNative)()
 			v, err := orig(c.This, c.Arguments...)
 			if err != nil {

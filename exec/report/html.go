@@ -178,7 +178,7 @@ func newHTMLFlow(index int, f exec.FlowResult, read func(string) ([]byte, error)
 		for _, l := range s.Logs {
 			step.Logs = append(step.Logs, Printable(l))
 		}
-		if it := s.Iterations; it != nil {
+		if it := s.Iterations; it != nil && s.Command == "repeat" { // a runFlow summarised whole has its gap row
 			step.Runs = fmt.Sprintf("%d run", it.Count)
 			if it.Count != 1 {
 				step.Runs += "s"
