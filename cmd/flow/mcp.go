@@ -52,8 +52,7 @@ func mcpCommand(env Env) *cli.Command {
 			if in == nil {
 				in = os.Stdin
 			}
-			t := orderedTransport{&mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{env.Stdout}}}
-			err := srv.server.Run(c.Context, t)
+			err := srv.server.Run(c.Context, stdioTransport{in: in, out: env.Stdout})
 			if err != nil && c.Context.Err() == nil && !isEOF(err) {
 				return canonical.Errorf(canonical.CodeInternal, "flow mcp: %v", err)
 			}
@@ -61,10 +60,6 @@ func mcpCommand(env Env) *cli.Command {
 		},
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 func isEOF(err error) bool {
 	return err == io.EOF || err != nil && (err.Error() == "EOF" || err.Error() == "server is closing: EOF")
