@@ -24,7 +24,11 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	return newLineReaderSize(r, max, 64<<10)
+}
+
+func newLineReaderSize(r io.Reader, max, buffer int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, buffer), max: max}
 }
 
 // next returns the next line and its size in bytes. When size is over the
