@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
@@ -35,9 +36,15 @@ func mcpCommand(env Env) *cli.Command {
    plan gestures from structured input and act on one device session kept between calls
    (open_device, then launch_app, press, fill, type, swipe, scroll, gesture, back, home, snapshot,
    screenshot, wait, is; close_device). Inputs go through the same normalization as the CLI and .ad;
-   a failure is a tool error whose text is the coded error JSON.`,
+   a failure is a tool error whose text is the coded error JSON.
+
+   --listen on an address other than loopback (":7421", "0.0.0.0:7421", a LAN address) requires
+   every request to carry "Authorization: Bearer TOKEN": the token of --token or $FLOW_MCP_TOKEN,
+   else one made at start and printed on stderr. Other requests get 401.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve streamable HTTP on this address instead of stdio"},
+			&cli.StringFlag{Name: "token", Usage: "with --listen: the bearer token every request must carry (default $" + mcpTokenEnv +
+				"; off loopback, one is made and printed when none is given)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c, "flow mcp"); err != nil {
@@ -45,15 +52,22 @@ func mcpCommand(env Env) *cli.Command {
 			}
 			srv := newMCPServer(env)
 			defer srv.closeSession(context.WithoutCancel(c.Context))
+			token := c.String("token")
+			if !c.IsSet("token") {
+				token = env.Getenv(mcpTokenEnv)
+			}
 			if addr := c.String("listen"); addr != "" {
-				return srv.serveHTTP(c.Context, addr)
+				return srv.serveHTTP(c.Context, addr, token)
+			}
+			if c.IsSet("token") {
+				return canonical.NewError(canonical.CodeInvalidArgs, "--token is for --listen: stdio has no one else to keep out").
+					WithHint("drop --token, or add --listen")
 			}
 			in := env.Stdin
 			if in == nil {
 				in = os.Stdin
 			}
-			t := orderedTransport{&mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{env.Stdout}}}
-			err := srv.server.Run(c.Context, t)
+			err := srv.server.Run(c.Context, stdioTransport{in: in, out: env.Stdout})
 			if err != nil && c.Context.Err() == nil && !isEOF(err) {
 				return canonical.Errorf(canonical.CodeInternal, "flow mcp: %v", err)
 			}
@@ -61,10 +75,6 @@ func mcpCommand(env Env) *cli.Command {
 		},
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 func isEOF(err error) bool {
 	return err == io.EOF || err != nil && (err.Error() == "EOF" || err.Error() == "server is closing: EOF")
@@ -77,6 +87,7 @@ type mcpServer struct {
 	server  *mcp.Server
 	mu      sync.Mutex
 	session *flowapi.Session
+	calls   *httpCalls // the HTTP requests carrying calls, when serving HTTP
 }
 
 func newMCPServer(env Env) *mcpServer {
@@ -101,6 +112,8 @@ func newMCPServer(env Env) *mcpServer {
 					}
 					args = m
 				}
+				ctx, stop := s.calls.bind(ctx, req)
+				defer stop()
 				out, err := tool.run(context.WithValue(ctx, toolRequestKey{}, req), s, args)
 				if err != nil {
 					return toolError(err), nil
@@ -111,14 +124,39 @@ func newMCPServer(env Env) *mcpServer {
 	return s
 }
 
-func (s *mcpServer) serveHTTP(ctx context.Context, addr string) error {
+func (s *mcpServer) serveHTTP(ctx context.Context, addr, token string) error {
+	if token != "" {
+		if err := checkToken(token); err != nil {
+			return err
+		}
+	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return canonical.Errorf(canonical.CodeInvalidArgs, "--listen %s: %v", addr, err).WithHint("use a free local address such as 127.0.0.1:7421")
 	}
-	fmt.Fprintf(s.env.Stderr, "flow mcp: serving http://%s\n", l.Addr())
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server }, nil)
-	hs := &http.Server{Handler: h}
+	note := fmt.Sprintf("flow mcp: serving http://%s\n", l.Addr())
+	switch {
+	case token != "":
+		note += "flow mcp: every request must carry the header Authorization: Bearer <the token given>\n"
+	case !isLoopback(l.Addr()):
+		// Anyone who can reach the port could drive the device, run
+		// flows with their JavaScript and read and write files.
+		if token, err = newToken(); err != nil {
+			l.Close()
+			return err
+		}
+		note += "flow mcp: serving beyond this machine, so every request must carry the header\n" +
+			"flow mcp: Authorization: Bearer " + token + "\n" +
+			"flow mcp: (a token made for this run; give your own with --token or " + mcpTokenEnv + ")\n"
+	}
+	fmt.Fprint(s.env.Stderr, note)
+	s.calls = &httpCalls{live: map[string]context.Context{}}
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server }, nil)
+	h = s.calls.track(h)
+	if token != "" {
+		h = requireToken(token, h)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
 	go func() {
 		<-ctx.Done()
 		hs.Close()

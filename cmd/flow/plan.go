@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -277,8 +277,11 @@ type jsonlBatch struct {
 	in    []byte // the lines' trimmed text, back to back
 	ends  []int  // where each line ends in in
 	lines []int  // each line's number in the input, for error positions
-	out   []byte
-	done  chan struct{} // closed when out is complete
+	// tooLong is a line's size when it is over maxLine (its text is
+	// not kept), else 0
+	tooLong []int
+	out     []byte
+	done    chan struct{} // closed when out is complete
 }
 
 // A batch is handed to a worker at this many lines or input bytes.
@@ -290,25 +293,22 @@ const (
 func (b *jsonlBatch) answer(o planOptions) {
 	start := 0
 	for i, end := range b.ends {
-		b.out = appendPlanAnswer(b.out, b.in[start:end], b.lines[i], o)
+		if b.tooLong[i] > 0 {
+			b.out = appendErrorAnswer(b.out, lineTooLong(b.tooLong[i]), b.lines[i])
+		} else {
+			b.out = appendPlanAnswer(b.out, b.in[start:end], b.lines[i], o)
+		}
 		b.out = append(b.out, '\n')
 		start = end
 	}
 }
 
-// readJSONLBatches splits r into lines exactly as bufio.Scanner's ScanLines
-// does (up to 16 MiB a line), numbers them, drops blank ones and sends
-// batches to ordered and then to work, until the input ends or stop closes.
+// readJSONLBatches splits r into lines as bufio.ScanLines does, numbers
+// them, drops blank ones and sends batches to ordered and then to work,
+// until the input ends or stop closes. A line over maxLine is not kept: it
+// goes in the batch as its size, to be answered with an error.
 func readJSONLBatches(r io.Reader, ordered, work chan<- *jsonlBatch, free chan *jsonlBatch, stop <-chan struct{}) error {
-	in := &countingReader{r: r}
-	consumed := 0
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
-		advance, token, err := bufio.ScanLines(data, atEOF)
-		consumed += advance
-		return advance, token, err
-	})
+	lines := newLineReader(r, maxLine)
 	var b *jsonlBatch
 	send := func() bool {
 		if b == nil {
@@ -323,34 +323,41 @@ func readJSONLBatches(r io.Reader, ordered, work chan<- *jsonlBatch, free chan *
 		b = nil
 		return true
 	}
-	line := 0
-	for sc.Scan() {
-		line++
-		if text := bytes.TrimSpace(sc.Bytes()); len(text) > 0 {
+	for line := 1; ; line++ {
+		text, size, err := lines.next()
+		if err != nil {
+			if !send() || errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		tooLong := 0
+		if size > maxLine {
+			text, tooLong = nil, size
+		} else {
+			text = bytes.TrimSpace(text)
+		}
+		if len(text) > 0 || tooLong > 0 {
 			if b == nil {
 				b = newJSONLBatch(free)
 			}
 			b.in = append(b.in, text...)
 			b.ends = append(b.ends, len(b.in))
 			b.lines = append(b.lines, line)
+			b.tooLong = append(b.tooLong, tooLong)
 		}
-		// Nothing left in the scanner's buffer means its next Scan reads,
+		// Nothing left in the buffer means the next line needs a read,
 		// and a read may wait for the caller: answer what we have first.
-		idle := in.n == consumed
-		if b != nil && (idle || len(b.ends) >= jsonlBatchLines || len(b.in) >= jsonlBatchBytes) && !send() {
+		if b != nil && (lines.idle() || len(b.ends) >= jsonlBatchLines || len(b.in) >= jsonlBatchBytes) && !send() {
 			return nil
 		}
 	}
-	if !send() {
-		return nil
-	}
-	return sc.Err()
 }
 
 func newJSONLBatch(free chan *jsonlBatch) *jsonlBatch {
 	select {
 	case b := <-free:
-		b.in, b.ends, b.lines, b.out = b.in[:0], b.ends[:0], b.lines[:0], b.out[:0]
+		b.in, b.ends, b.lines, b.tooLong, b.out = b.in[:0], b.ends[:0], b.lines[:0], b.tooLong[:0], b.out[:0]
 		b.done = make(chan struct{})
 		return b
 	default:
@@ -358,18 +365,6 @@ func newJSONLBatch(free chan *jsonlBatch) *jsonlBatch {
 		// buffer rarely grows.
 		return &jsonlBatch{out: make([]byte, 0, jsonlBatchLines*4096), done: make(chan struct{})}
 	}
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += n
-	return n, err
 }
 
 // appendPlanAnswer appends the answer to one input line, without the
@@ -381,15 +376,7 @@ func appendPlanAnswer(b []byte, text []byte, line int, o planOptions) []byte {
 	start := len(b)
 	key, out, err := planLine(text, o)
 	if err != nil {
-		ce := canonical.Coded(err)
-		if !ce.Pos.Known() {
-			ce.Pos = canonical.Pos{File: "<stdin>", Line: line}
-		}
-		b = append(b, `{"error":`...)
-		if b, err = ce.AppendJSON(b); err != nil {
-			return b[:start]
-		}
-		return append(b, '}')
+		return appendErrorAnswer(b, err, line)
 	}
 	if p, ok := out.(planner.Plan); ok {
 		b = append(b, `{"`...)
@@ -407,6 +394,29 @@ func appendPlanAnswer(b []byte, text []byte, line int, o planOptions) []byte {
 		return b
 	}
 	return append(b, data...)
+}
+
+// appendErrorAnswer appends {"error":...} for a line, placed at the line
+// when the error has no position of its own.
+func appendErrorAnswer(b []byte, err error, line int) []byte {
+	start := len(b)
+	ce := canonical.Coded(err)
+	if !ce.Pos.Known() {
+		ce.Pos = canonical.Pos{File: "<stdin>", Line: line}
+	}
+	b = append(b, `{"error":`...)
+	if b, err = ce.AppendJSON(b); err != nil {
+		return b[:start]
+	}
+	return append(b, '}')
+}
+
+// lineTooLong is the answer to a line over maxLine. Its text is gone by
+// then, so the error tells only its size.
+func lineTooLong(size int) error {
+	return canonical.Errorf(canonical.CodeInvalidArgs, "the line is %d bytes, over the 16 MiB a line may have", size).
+		With("bytes", size).With("limit", maxLine).
+		WithHint("send one request per line; a gesture request is a few hundred bytes")
 }
 
 // planJSONLine answers one --jsonl line as the one-key object that is

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -24,21 +25,31 @@ import (
 // encoded by encoding/json as a one-key object. The differential tests below
 // require the current implementation to write exactly these bytes.
 func referencePlanJSONLines(r io.Reader, w io.Writer, o planOptions) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	br := bufio.NewReader(r)
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	line := 0
-	for sc.Scan() {
+	for {
+		raw, err := br.ReadString('\n')
+		if err != nil && err != io.EOF {
+			return canonical.Errorf(canonical.CodeInvalidArgs, "reading stdin: %v", err).Wrap(err)
+		}
+		if raw == "" && err == io.EOF {
+			return nil
+		}
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+		raw = strings.TrimSuffix(strings.TrimSuffix(raw, "\n"), "\r")
+		text := strings.TrimSpace(raw)
+		if text == "" && len(raw) <= maxLine {
 			continue
 		}
-		out, err := planJSONLine([]byte(text), o)
 		var data []byte
-		if err != nil {
-			ce := canonical.Coded(err)
+		out, perr := planJSONLine([]byte(text), o)
+		if len(raw) > maxLine {
+			out, perr = nil, lineTooLong(len(raw))
+		}
+		if perr != nil {
+			ce := canonical.Coded(perr)
 			if !ce.Pos.Known() {
 				ce.Pos = canonical.Pos{File: "<stdin>", Line: line}
 			}
@@ -49,10 +60,6 @@ func referencePlanJSONLines(r io.Reader, w io.Writer, o planOptions) error {
 		bw.Write(data)
 		bw.WriteByte('\n')
 	}
-	if err := sc.Err(); err != nil {
-		return canonical.Errorf(canonical.CodeInvalidArgs, "reading stdin: %v", err).Wrap(err)
-	}
-	return nil
 }
 
 // checkSameStream runs both implementations over input and requires the same
@@ -225,9 +232,10 @@ func TestPlanJSONLinesMatchesReference(t *testing.T) {
 	checkSameStream(t, "lowered fixture", fixture, jsonlOptions()["--lower webdriver"])
 }
 
-// TestPlanJSONLinesStreamEdges: line splitting, numbering and the too-long
-// line behave as before: CRLF, blank lines, no final newline, and a line of
-// 16 MiB or more ends the stream with an error after the answers before it.
+// TestPlanJSONLinesStreamEdges: line splitting and numbering behave as
+// before (CRLF, blank lines, no final newline), a line of 16 MiB is
+// planned, and a line over 16 MiB, blank or not, is answered with an error
+// and the stream goes on.
 func TestPlanJSONLinesStreamEdges(t *testing.T) {
 	t.Parallel()
 	o := jsonlOptions()["android"]
@@ -247,8 +255,12 @@ func TestPlanJSONLinesStreamEdges(t *testing.T) {
 	}
 	long := pinch + "\n" + "bad\n" + `{"pad":"` + strings.Repeat("x", 16*1024*1024) + `"}` + "\n" + pinch + "\n"
 	checkSameStream(t, "too long", []byte(long), o)
-	justFits := pinch + "\n" + strings.Repeat(" ", 16*1024*1024-1-len(pinch)) + pinch + "\n" + "bad\n"
+	justFits := pinch + "\n" + strings.Repeat(" ", 16*1024*1024-len(pinch)) + pinch + "\r\n" + "bad\n"
 	checkSameStream(t, "longest line", []byte(justFits), o)
+	overByOne := pinch + "\n" + strings.Repeat(" ", 16*1024*1024-len(pinch)+1) + pinch + "\r\n" + "bad"
+	checkSameStream(t, "one byte over", []byte(overByOne), o)
+	blank := strings.Repeat(" ", 16*1024*1024+1) + "\r"
+	checkSameStream(t, "long blank line at the end", []byte(blank), o)
 }
 
 // TestPlanJSONLinesAnswersEachLineAtOnce: a caller that writes one line and
@@ -333,5 +345,89 @@ func TestPlanJSONLinesStopsWhenCancelled(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("still waiting for input after the context ended")
+	}
+}
+
+// TestPlanJSONLinesAnswersALineTooLong: a line over 16 MiB is answered with
+// an INVALID_ARGS error line at its line number, and the lines after it are
+// answered as usual; the stream does not end.
+func TestPlanJSONLinesAnswersALineTooLong(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("writes a 17 MiB line")
+	}
+	pinch, rotate := `{"input":{"kind":"pinch","scale":0.5}}`, `{"input":{"kind":"rotate","degrees":35}}`
+	long := `{"input":{"kind":"pinch","scale":0.5},"pad":"` + strings.Repeat("x", 17<<20) + `"}`
+	in := pinch + "\n\n" + long + "\r\n" + rotate + "\n" + "bad"
+	var out bytes.Buffer
+	if err := planJSONLines(context.Background(), strings.NewReader(in), &out, jsonlOptions()["android"]); err != nil {
+		t.Fatalf("the stream ended with %v after %q", err, out.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d answers for 4 lines: %.2000s", len(lines), out.String())
+	}
+	var tooLong struct {
+		Error struct {
+			Code    string         `json:"code"`
+			Message string         `json:"message"`
+			Pos     canonical.Pos  `json:"pos"`
+			Details map[string]any `json:"details"`
+			Hint    string         `json:"hint"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &tooLong); err != nil {
+		t.Fatalf("answer 2: %v: %.300s", err, lines[1])
+	}
+	e := tooLong.Error
+	if e.Code != "INVALID_ARGS" || e.Pos != (canonical.Pos{File: "<stdin>", Line: 3}) || !strings.Contains(e.Message, "16 MiB") ||
+		e.Details["bytes"] != float64(len(long)) || e.Hint == "" {
+		t.Errorf("answer to the long line: %s", lines[1])
+	}
+	intent := func(line string) any {
+		var a struct{ Plan map[string]any }
+		json.Unmarshal([]byte(line), &a)
+		return a.Plan["intent"]
+	}
+	if intent(lines[0]) != "pinch" || intent(lines[2]) != "rotate" || !strings.Contains(lines[3], `"line":5}`) {
+		t.Errorf("answers around the long line:\n%.200s\n%.200s\n%s", lines[0], lines[2], lines[3])
+	}
+}
+
+// repeatByte reads as an endless run of one byte.
+type repeatByte byte
+
+func (r repeatByte) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}
+
+// TestPlanJSONLinesDiscardsALineTooLong: the part of a line past 16 MiB is
+// read and dropped, not kept: a 512 MiB line costs a small part of its
+// size. Not parallel, so that the allocation count is this test's.
+func TestPlanJSONLinesDiscardsALineTooLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a 512 MiB line")
+	}
+	const size = 512 << 20
+	in := io.MultiReader(strings.NewReader(`{"pad":"`), io.LimitReader(repeatByte('x'), size),
+		strings.NewReader("\"}\n"+`{"input":{"kind":"pinch","scale":0.5}}`+"\n"))
+	var out bytes.Buffer
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := planJSONLines(context.Background(), in, &out, jsonlOptions()["android"])
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatalf("the stream ended with %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], `{"error":{"code":"INVALID_ARGS"`) || !strings.HasPrefix(lines[1], `{"plan":`) {
+		t.Fatalf("answers: %.600s", out.String())
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > size/4 {
+		t.Errorf("reading a %d MiB line allocated %d MiB", size>>20, grew>>20)
 	}
 }
