@@ -320,9 +320,9 @@ func (w *File) Commit() (err error) {
 }
 
 // Abort drops the replacement: the target stays as it was. Abort after
-// Commit does nothing.
+// Commit, or on a nil File, does nothing.
 func (w *File) Abort() {
-	if w.f == nil {
+	if w == nil || w.f == nil {
 		return
 	}
 	_ = w.f.Close()
