@@ -88,7 +88,7 @@ type testOptions struct {
 // target is the device part of the options, as flow opens devices.
 func (o testOptions) target() flowapi.Target {
 	return flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper, WebDriverURL: o.webdriverURL,
-		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Env: o.sys}
+		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Shards: o.shards, Env: o.sys}
 }
 
 // shardFlag names the flag that asked for several devices, for messages.
