@@ -33,6 +33,9 @@ type androidRequest struct {
 	n      int    // devices the run needs: one per shard
 	// shardFlag names the flag that asked for n > 1, for messages.
 	shardFlag string
+	// asked is the shard count the flag gave: more than n when there are
+	// fewer flows than that (n is then the number of flows).
+	asked int
 }
 
 // pickAndroid chooses the serials a run uses from the devices adb lists.
@@ -92,8 +95,18 @@ func pickAndroid(req androidRequest, seen []adbDevice) ([]string, error) {
 		for _, d := range online {
 			picks = append(picks, "--device android:"+d.Serial)
 		}
+		if req.asked > 1 {
+			// --shard-split was given, but one flow runs on one device:
+			// which one is still the user's choice.
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device android matches %d online Android devices: %s; %s %d has only 1 flow to run, which runs on one of them",
+				len(online), names(online), req.shardFlag, req.asked).
+				WithHint("name the device for it: " + strings.Join(picks, " or ") + " (flow devices lists them); a shard needs a flow of its own, so give at least as many flows as devices to run on all of them")
+		}
 		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device android matches %d online Android devices: %s", len(online), names(online)).
 			WithHint("name one: " + strings.Join(picks, " or ") + " (flow devices lists them), or run on all of them with --shard-split")
+	case len(online) < n && req.asked > n:
+		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "%s %d has %d flows, one per device: it needs %d online Android devices; %s", req.shardFlag, req.asked, n, n, listed(seen)).
+			WithHint(fmt.Sprintf("start or connect %d more (flow devices lists what adb sees), or lower %s to %d", n-len(online), req.shardFlag, len(online)))
 	case len(online) < n:
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "%s %d needs %d online Android devices; %s", req.shardFlag, n, n, listed(seen)).
 			WithHint(fmt.Sprintf("start or connect %d more (flow devices lists what adb sees), or lower %s to %d", n-len(online), req.shardFlag, len(online)))
@@ -196,7 +209,7 @@ func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	if err != nil {
 		return nil, err
 	}
-	serials, err := pickAndroid(androidRequest{device: o.Device, n: len(clocks), shardFlag: o.shardFlag()}, seen)
+	serials, err := pickAndroid(androidRequest{device: o.Device, n: len(clocks), shardFlag: o.shardFlag(), asked: o.Shards}, seen)
 	if err != nil {
 		return nil, canonical.Coded(err).With("adb", host.Addr())
 	}

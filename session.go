@@ -393,20 +393,25 @@ func isSelectorKey(k string) bool {
 
 // AppendScriptLines appends lines to an .ad script, starting a new or
 // empty script with its context header. Each append replaces the script
-// atomically (fsext.AppendFile), so flow dying midway leaves the script as
-// it was before the step, never a torn line a replay cannot parse.
+// atomically (fsext.Append), so flow dying midway leaves the script as
+// it was before the step, never a torn line a replay cannot parse; and
+// under the script's lock, so commands recording to one script from
+// separate processes lose no line and write the header once.
 func AppendScriptLines(file, device string, lines []string, opts fsext.WriteOptions) error {
 	var b strings.Builder
-	if st, err := os.Stat(file); err != nil || st.Size() == 0 {
-		fmt.Fprintf(&b, "context platform=%s device=%s\n", recordPlatform(device), device)
-	}
 	for _, l := range lines {
 		b.WriteString(l + "\n")
 	}
 	if dir := filepath.Dir(file); dir != "." {
 		_ = os.MkdirAll(dir, 0o755)
 	}
-	if err := fsext.AppendFile(file, []byte(b.String()), opts); err != nil {
+	err := fsext.Append(file, opts, func(empty bool) []byte {
+		if empty {
+			return []byte(fmt.Sprintf("context platform=%s device=%s\n", recordPlatform(device), device) + b.String())
+		}
+		return []byte(b.String())
+	})
+	if err != nil {
 		return canonical.Coded(err).WithHint("check the --record path")
 	}
 	return nil

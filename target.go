@@ -21,6 +21,9 @@ type Target struct {
 	// ShardFlag names the flag that asked for several devices, in
 	// messages ("--shard-split" when empty).
 	ShardFlag string
+	// Shards is the number of shards the flag asked for, which may be
+	// more than the run uses: never more shards than flows.
+	Shards int
 	// Env is where devices find their tools; the zero value is this
 	// process's.
 	Env Env

@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -140,6 +141,9 @@ func ParseScript(file string, src []byte, opts ParseOptions) (*Script, error) {
 	envSeen := map[string]bool{}
 	var pending *pendingAnnotation
 	sawAction := false
+	// recognised: a line before parsed as a script's (a context, env,
+	// annotation or action line); until then an error quotes nothing.
+	recognised := false
 	lines := splitLines(string(src))
 	for i, raw := range lines {
 		l := newSrcLine(file, i+1, raw)
@@ -170,7 +174,7 @@ func ParseScript(file string, src []byte, opts ParseOptions) (*Script, error) {
 			if err != nil {
 				return nil, canonical.Coded(err).At(l.pos(off)).With("line", l.n)
 			}
-			pending = p
+			pending, recognised = p, true
 			continue
 		case firstWord(l.trimmed) == "env":
 			if pending != nil {
@@ -190,6 +194,7 @@ func ParseScript(file string, src []byte, opts ParseOptions) (*Script, error) {
 			}
 			envSeen[v.Key] = true
 			s.Env = append(s.Env, v)
+			recognised = true
 			continue
 		}
 		if firstWord(l.trimmed) == "context" {
@@ -203,9 +208,15 @@ func ParseScript(file string, src []byte, opts ParseOptions) (*Script, error) {
 			if err := parseContextLine(l, &s.Context, seen); err != nil {
 				return nil, err
 			}
+			recognised = true
 			continue
 		}
 		toks, err := tokenize(l)
+		if !recognised {
+			if err != nil && !isCommand(firstWord(l.trimmed)) || err == nil && len(toks) > 0 && (notACommand(toks[0].text) || toks[0].quoted && !isCommand(toks[0].text)) {
+				return nil, notAScript(l)
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -218,7 +229,7 @@ func ParseScript(file string, src []byte, opts ParseOptions) (*Script, error) {
 			pending = nil
 		}
 		s.Actions = append(s.Actions, a)
-		sawAction = true
+		sawAction, recognised = true, true
 	}
 	if pending != nil {
 		return nil, canonical.Errorf(canonical.CodeInvalidArgs,
@@ -249,6 +260,29 @@ func checkUTF8(file string, src []byte) error {
 	return canonical.NewError(canonical.CodeInvalidArgs, "script is not valid UTF-8").
 		At(canonical.Pos{File: file, Line: line, Col: col}).
 		WithHint("save the script as UTF-8 text")
+}
+
+// notACommand reports whether a line's first word is neither a command
+// nor a misspelling of one worth quoting back: a word that is not a plain
+// name (DB_PASSWORD=…, -----BEGIN, a base64 run) is no typo.
+func notACommand(word string) bool {
+	return !isCommand(word) && !plainWordRe.MatchString(word)
+}
+
+func isCommand(word string) bool {
+	_, ok := commandSpecs()[word]
+	return ok
+}
+
+var plainWordRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
+
+// notAScript is the error for a file whose first line is nothing an .ad
+// script holds: most likely not a script at all (a key, a .env file), so
+// the message describes the line and never quotes it.
+func notAScript(l srcLine) *canonical.Error {
+	return l.errorf(0, "%s is not an .ad script: line %d does not start with a command (it holds %d bytes of other text)", l.file, l.n, len(l.trimmed)).
+		With("line", l.n).
+		WithHint(".ad scripts are lines of commands: " + strings.Join(supportedCommands(), ", ") + "; check that this is the file you meant")
 }
 
 func firstWord(s string) string {

@@ -305,8 +305,14 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 				hint = h
 			}
 		}
-		l.problem(canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", yamlErrorText(err)).
-			At(pos).Wrap(err).WithHint(hint))
+		text, cause := yamlErrorText(err), err
+		if _, ok := l.recognized[file]; !ok && text != yamlWithoutValues(text) {
+			// Not a flow (no header names an app): the file may be a
+			// secret, and yaml.v3's message quotes a name from it.
+			text, cause = yamlWithoutValues(text), nil
+			hint = "quote the text if you mean *name literally, or define the anchor (&name) first"
+		}
+		l.problem(canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", text).At(pos).Wrap(cause).WithHint(hint))
 		return nil
 	}
 	for _, doc := range docs {

@@ -407,6 +407,24 @@ func yamlScannerProblems() []string {
 		"exceeded max depth of 10000"}
 }
 
+// yamlValueRe finds the yaml.v3 messages that quote a name or a value
+// from the file: an alias's anchor, a tagged scalar.
+var yamlValueRe = regexp.MustCompile("unknown anchor '[^']*' referenced|anchor '[^']*' value contains itself|`[^`]*`")
+
+// yamlWithoutValues is a yaml.v3 message without the names and values it
+// quotes from the file.
+func yamlWithoutValues(msg string) string {
+	return yamlValueRe.ReplaceAllStringFunc(msg, func(m string) string {
+		switch {
+		case strings.HasPrefix(m, "unknown anchor"):
+			return "an alias (*name) refers to an anchor (&name) that is not defined"
+		case strings.HasPrefix(m, "anchor"):
+			return "an anchor's value contains itself"
+		}
+		return "a value"
+	})
+}
+
 func yamlErrorText(err error) string {
 	s := strings.TrimPrefix(err.Error(), "yaml: ")
 	return yamlLinePrefixRe.ReplaceAllString(s, "")

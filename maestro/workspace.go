@@ -53,8 +53,14 @@ func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 		if at, ok := tabIndent(data, yamlErrorLine(err), yamlErrorText(err)); ok {
 			return cfg, tabError(file, at, err)
 		}
-		return cfg, canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", yamlErrorText(err)).
-			At(canonical.Pos{File: file, Line: yamlErrorLine(err)}).WithHint("fix the YAML syntax near this line")
+		pos := canonical.Pos{File: file, Line: yamlErrorLine(err)}
+		if pos.Line == 0 {
+			pos.Line, pos.Col, _ = locateYAMLError(data, yamlErrorText(err))
+		}
+		// The file may be anything --config named: the message never
+		// repeats a name or value from it.
+		return cfg, canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", yamlWithoutValues(yamlErrorText(err))).
+			At(pos).WithHint("fix the YAML syntax near this line")
 	}
 	if len(docs) == 0 {
 		return cfg, nil

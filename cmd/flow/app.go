@@ -68,7 +68,7 @@ func newApp(env Env) *cli.App {
 			if c.Bool("version") {
 				return printVersion(env.Stdout, false)
 			}
-			return groupAction(c, true)
+			return groupAction(c, "")
 		},
 		Commands: []*cli.Command{
 			testCommand(env),
@@ -94,7 +94,9 @@ func newApp(env Env) *cli.App {
 				return usageError(err, full, cc.Command.Flags)
 			}
 			if len(c.Subcommands) > 0 && c.Action == nil {
-				c.Action = func(cc *cli.Context) error { return groupAction(cc, false) }
+				// The group's full command line: urfave's context only
+				// knows the last word, and "flow runner" is no command.
+				c.Action = func(cc *cli.Context) error { return groupAction(cc, full) }
 			}
 			walk(full, c.Subcommands)
 		}
@@ -198,8 +200,10 @@ func ownHelpFlags(app *cli.App) {
 // flow sim): without arguments it prints the group's help; an argument
 // that names no subcommand is invalid input (exit 2) with a did-you-mean
 // hint, never urfave's "No help topic" internal error. At the top level,
-// flow help [COMMAND] prints help as --help does.
-func groupAction(c *cli.Context, root bool) error {
+// flow help [COMMAND] prints help as --help does. group is the group's
+// full command line (flow ios runner), "" for flow itself.
+func groupAction(c *cli.Context, group string) error {
+	root := group == ""
 	subs := c.App.Commands
 	if !root {
 		subs = c.Command.Subcommands
@@ -221,9 +225,8 @@ func groupAction(c *cli.Context, root bool) error {
 			return unknownCommand("flow", topic, subs)
 		}
 	}
-	group := "flow"
-	if !root {
-		group = "flow " + c.Command.Name
+	if root {
+		group = "flow"
 	}
 	return unknownCommand(group, name, subs)
 }
@@ -240,7 +243,10 @@ func unknownCommand(group, name string, cmds []*cli.Command) *canonical.Error {
 	if near := canonical.Suggest(name, names); near != "" {
 		return e.WithHint(fmt.Sprintf("did you mean %s %s? Run %s --help to see the commands", group, near, group))
 	}
-	return e.WithHint("run " + group + " --help to see the commands")
+	if group == "flow" {
+		return e.WithHint("run flow --help to see the commands")
+	}
+	return e.WithHint(group + "'s commands are " + strings.Join(names, ", ") + "; run " + group + " --help for more")
 }
 
 // usageError is a flag parse error as INVALID_ARGS, suggesting the flag

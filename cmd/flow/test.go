@@ -88,7 +88,7 @@ type testOptions struct {
 // target is the device part of the options, as flow opens devices.
 func (o testOptions) target() flowapi.Target {
 	return flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper, WebDriverURL: o.webdriverURL,
-		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Env: o.sys}
+		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Shards: o.shards, Env: o.sys}
 }
 
 // shardFlag names the flag that asked for several devices, for messages.
@@ -225,6 +225,11 @@ func runTest(c *cli.Context, env Env) error {
 		return canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run on several shards").
 			WithHint("drop --shard-split/--shard-all, or remove executionOrder from the workspace config")
 	}
+	reportFile, err := createReport(o)
+	if err != nil {
+		return err
+	}
+	defer reportFile.Abort() // on early returns; after the commit it does nothing
 	work := flowapi.ShardWork(plan, o.shards, o.shardAll)
 	if len(work) == 1 && flowapi.IsSimDevice(o.device) {
 		// The run reads the saved device when it starts and writes it when
@@ -269,18 +274,25 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil && !errors.As(err, &failedOpen) {
 		return err
 	}
+	// The report comes first: an event log or a recording that could not
+	// be written (a full disk) is reported after it, never instead of it.
+	var outputErr *canonical.Error
 	if eventLog != nil {
 		if err := eventLog.Commit(); err != nil {
-			return canonical.Coded(err).WithHint("check the --events path")
+			outputErr = canonical.Coded(err).WithHint("check the --events path and the free space on its disk")
 		}
 	}
 	if rec != nil && rec.err != nil {
-		return rec.err
+		if outputErr == nil {
+			outputErr = canonical.Coded(rec.err)
+		} else {
+			renderWithSnippet(env.Stderr, nil, canonical.Coded(rec.err), "error: ")
+		}
 	}
-	if rec != nil {
+	if rec != nil && rec.err == nil {
 		rec.summary(env.Stdout)
 	}
-	if err := writeReport(o, result, o.artifacts != ""); err != nil {
+	if err := writeReport(o, reportFile, result, o.artifacts != ""); err != nil {
 		return err
 	}
 	tally := result.Tally()
@@ -296,16 +308,26 @@ func runTest(c *cli.Context, env Env) error {
 		fmt.Fprintf(env.Stdout, "report: %s\n", oneLine(o.output))
 	}
 	if c.Context.Err() != nil {
+		if outputErr != nil {
+			renderWithSnippet(env.Stderr, nil, outputErr, "error: ")
+		}
 		hint := "the flow that was running is reported as interrupted, the flows not started as skipped"
 		if o.format != "" {
 			hint += "; the report was written"
 		}
 		return canonical.NewError(canonical.CodeInterrupted, "interrupted").WithHint(hint).Wrap(c.Context.Err())
 	}
+	verdict := runVerdict(result)
 	if failedOpen != nil {
-		return failedOpen.Err
+		verdict = failedOpen.Err
 	}
-	return runVerdict(result)
+	if outputErr != nil {
+		if exitCode(canonical.CodeOf(verdict)) <= exitCode(outputErr.Code) {
+			return outputErr
+		}
+		renderWithSnippet(env.Stderr, nil, outputErr, "error: ")
+	}
+	return verdict
 }
 
 // lockedWriter serialises event lines from concurrent shards.

@@ -12,9 +12,13 @@
 //     the same folder, written, synced and closed, then renamed over the
 //     target, and the folder synced on unix. A crash at any point leaves
 //     the old file or the new one, never a mix.
-//     [AppendFile] appends the same way (old content and new bytes go to
-//     the replacement), and [Create] gives the replacement as a writer for
-//     output that streams, such as an event log, committed when complete.
+//     [AppendFile] and [Append] append the same way (old content and new
+//     bytes go to the replacement) under an OS lock on a lock file beside
+//     the target, so appenders in separate processes lose nothing; and
+//     [Create] gives the replacement as a writer for output that streams,
+//     such as an event log, committed when complete. The temporary and
+//     lock files have short names, so a target name near the file
+//     system's limit still works.
 //   - [ReadFile] reads a file only when it is a regular file within a size
 //     limit, checked before reading, so a path that names a FIFO, a device
 //     or a folder fails at once instead of blocking or exhausting memory.

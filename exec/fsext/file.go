@@ -1,12 +1,17 @@
 package fsext
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
+	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -55,8 +60,42 @@ func WriteFile(name string, data []byte, o WriteOptions) error {
 // and data are copied to a replacement that is renamed over name, so a
 // writer that dies midway leaves the old file whole, never a torn last
 // line. The copy costs the file's size, which suits logs and scripts that
-// grow by a command at a time. Concurrent appenders must hold a lock.
+// grow by a command at a time. See Append for concurrent appenders.
 func AppendFile(name string, data []byte, o WriteOptions) error {
+	return Append(name, o, func(bool) []byte { return data })
+}
+
+// appendLockWait bounds the wait for another appender of the same file.
+// An append holds the lock for one copy and rename, milliseconds for the
+// logs and scripts flow appends to; a holder stopped for longer (a
+// debugger, SIGSTOP) must not keep every later command waiting for ever.
+const appendLockWait = 30 * time.Second
+
+// Append is AppendFile with the bytes chosen once the file is locked:
+// add is told whether the file is empty (or missing), so a script starts
+// with its header exactly once however many processes append at a time.
+//
+// Appenders in separate processes exclude each other through an OS lock
+// (flock on unix, LockFileEx on Windows) on a lock file beside the target,
+// [LockFileFor]'s name, held around the copy and the rename: without it
+// two appenders copy the same old content and the later rename drops the
+// other's bytes. The last appender out removes the lock file (where the
+// OS allows: not on Windows). A character device is written in place,
+// unlocked.
+func Append(name string, o WriteOptions, add func(empty bool) []byte) error {
+	target := name
+	if li, err := os.Lstat(name); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if resolved, err := filepath.EvalSymlinks(name); err == nil {
+			target = resolved
+		}
+	}
+	if info, err := os.Stat(target); err != nil || info.Mode().IsRegular() {
+		unlock, err := lockTarget(name, target)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	f, err := Create(name, o)
 	if err != nil {
 		return err
@@ -64,22 +103,95 @@ func AppendFile(name string, data []byte, o WriteOptions) error {
 	if f.direct {
 		// A device has no content to keep (and reading a terminal would
 		// wait for input).
-		_, _ = f.Write(data)
+		_, _ = f.Write(add(true))
 		return f.Commit()
 	}
+	empty := true
 	if old, err := os.Open(f.target); err == nil {
-		_, err = io.Copy(f, old)
+		n, err := io.Copy(f, old)
 		old.Close()
 		if err != nil {
 			f.Abort()
 			return readError(name, err)
 		}
+		empty = n == 0
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		f.Abort()
 		return readError(name, err)
 	}
-	_, _ = f.Write(data)
+	_, _ = f.Write(add(empty))
 	return f.Commit()
+}
+
+// lockTarget takes the append lock of target (name is how the user wrote
+// it, for messages) and returns its release. The release removes the lock
+// file while still holding the lock, so no lock file is left beside the
+// user's file; a waiter that meanwhile locked the removed file sees that
+// the name no longer leads to it and starts over on the name's new file,
+// so two appenders never hold locks on two different files.
+func lockTarget(name, target string) (func(), error) {
+	lockName := LockFileFor(target)
+	deadline := time.Now().Add(appendLockWait)
+	for {
+		if _, err := statRegular(lockName); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		f, err := os.OpenFile(lockName, os.O_RDWR|os.O_CREATE|openNonblock, 0o644)
+		if err != nil {
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot write %s: cannot open its lock file %s: %v", name, lockName, pathErr(err)).
+				With("file", name).Wrap(err)
+		}
+		if err := wait(context.Background(), f, lockName, name, LockOptions{Wait: max(time.Until(deadline), 0)}); err != nil {
+			f.Close()
+			return nil, err
+		}
+		held, herr := f.Stat()
+		now, nerr := os.Stat(lockName)
+		if herr == nil && nerr == nil && os.SameFile(held, now) {
+			return func() {
+				// Best effort: Windows refuses to remove an open file, and
+				// a lock file left there is reused by the next append.
+				_ = os.Remove(lockName)
+				_ = unlock(f)
+				_ = f.Close()
+			}, nil
+		}
+		_ = unlock(f)
+		_ = f.Close()
+	}
+}
+
+// LockFileFor is the lock file Append keeps beside target: the target's
+// name, hidden, with the suffix .flowlock, or a digest of the name when
+// that would make a long name too long for the file system.
+func LockFileFor(target string) string {
+	dir, base := filepath.Split(target)
+	return filepath.Join(dir, "."+shortName(base)+lockSuffix)
+}
+
+// lockSuffix ends the names of Append's lock files.
+const lockSuffix = ".flowlock"
+
+// maxNameStem bounds the part of a file's name that flow's own files
+// beside it (temporary files, lock files) repeat. File systems allow 255
+// bytes a name (some less): a user's name of 250 bytes plus a suffix
+// would not fit, and a report lost after an hour's run for it is not an
+// option.
+const maxNameStem = 64
+
+// shortName is base when it is short, else a prefix of it (cut between
+// characters) and a digest of the whole that keeps different long names
+// apart.
+func shortName(base string) string {
+	if len(base) <= maxNameStem {
+		return base
+	}
+	sum := sha256.Sum256([]byte(base))
+	cut := maxNameStem - 17
+	for cut > 0 && !utf8.RuneStart(base[cut]) {
+		cut--
+	}
+	return base[:cut] + "-" + hex.EncodeToString(sum[:8])
 }
 
 // File is a file being written to replace another: what is written goes
@@ -131,7 +243,7 @@ func Create(name string, o WriteOptions) (*File, error) {
 		dir = "."
 	}
 	w.dir = dir
-	f, err := os.CreateTemp(dir, "."+base+".*"+tempSuffix)
+	f, err := os.CreateTemp(dir, "."+shortName(base)+".*"+tempSuffix)
 	if err != nil {
 		return nil, w.fail(err)
 	}
@@ -208,9 +320,9 @@ func (w *File) Commit() (err error) {
 }
 
 // Abort drops the replacement: the target stays as it was. Abort after
-// Commit does nothing.
+// Commit, or on a nil File, does nothing.
 func (w *File) Abort() {
-	if w.f == nil {
+	if w == nil || w.f == nil {
 		return
 	}
 	_ = w.f.Close()

@@ -63,24 +63,32 @@ func Acquire(ctx context.Context, dir string, o LockOptions) (*Lock, error) {
 	if err != nil {
 		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot open the lock file %s: %v", name, pathErr(err)).Wrap(err)
 	}
+	if err := wait(ctx, f, name, dir, o); err != nil {
+		f.Close()
+		return nil, err
+	}
+	l := &Lock{dir: dir, f: f}
+	l.removeStaleTemps()
+	return l, nil
+}
+
+// wait takes the lock of the open lock file f (named name, guarding
+// what), polling as o says.
+func wait(ctx context.Context, f *os.File, name, what string, o LockOptions) error {
 	start := time.Now()
 	noticed := o.OnWait == nil
 	delay := time.Millisecond
 	for {
 		ok, err := tryLock(f)
 		if err != nil {
-			f.Close()
-			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "cannot lock %s: %v", name, err).Wrap(err)
+			return canonical.Errorf(canonical.CodeInvalidArgs, "cannot lock %s: %v", name, err).Wrap(err)
 		}
 		if ok {
-			l := &Lock{dir: dir, f: f}
-			l.removeStaleTemps()
-			return l, nil
+			return nil
 		}
 		waited := time.Since(start)
 		if waited >= o.Wait {
-			f.Close()
-			return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "%s is locked by another flow command (waited %s)", dir, o.Wait).
+			return canonical.Errorf(canonical.CodeDeviceUnavailable, "%s is locked by another flow command (waited %s)", what, o.Wait).
 				With("lockFile", name).Wrap(ErrBusy)
 		}
 		if !noticed && waited >= o.Notice {
@@ -94,8 +102,7 @@ func Acquire(ctx context.Context, dir string, o LockOptions) (*Lock, error) {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			f.Close()
-			return nil, canonical.Errorf(canonical.CodeCommandFailed, "interrupted while waiting for the lock on %s", dir).Wrap(ctx.Err())
+			return canonical.Errorf(canonical.CodeCommandFailed, "interrupted while waiting for the lock on %s", what).Wrap(ctx.Err())
 		case <-t.C:
 		}
 		delay = min(delay*2, 25*time.Millisecond)

@@ -15,9 +15,19 @@ import (
 // killed.
 const holdLockEnv = "FSEXT_TEST_HOLD_LOCK"
 
+// appendEnv makes the test binary an appender for the cross-process
+// tests: it appends appendLines lines naming its process id to the file
+// the variable names, one AppendFile each.
+const appendEnv = "FSEXT_TEST_APPEND"
+
+const appendLines = 5
+
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(holdLockEnv); dir != "" {
 		os.Exit(holdLock(dir))
+	}
+	if file := os.Getenv(appendEnv); file != "" {
+		os.Exit(appendTo(file))
 	}
 	os.Exit(m.Run())
 }
@@ -33,6 +43,16 @@ func holdLock(dir string) int {
 	if err := l.Release(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
+	}
+	return 0
+}
+
+func appendTo(file string) int {
+	for i := range appendLines {
+		if err := AppendFile(file, fmt.Appendf(nil, "%d %d\n", os.Getpid(), i), WriteOptions{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 	}
 	return 0
 }

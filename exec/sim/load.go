@@ -24,7 +24,7 @@ func LoadApp(name string, data []byte) (*App, error) {
 				At(canonical.Pos{File: name}).
 				WithHint("an app model needs appId, platform, viewport, start and screens")
 		}
-		return nil, d.syntaxError(err)
+		return nil, d.syntaxError(err, data)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -37,6 +37,12 @@ func LoadApp(name string, data []byte) (*App, error) {
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
+	}
+	if !looksLikeApp(root) {
+		// Someone's private key or .env file given by mistake: say what
+		// the file holds, never what it says.
+		return nil, d.errorf(root, "an app model is a YAML or JSON mapping with appId, platform, viewport, start and screens (contracts §7); check that this is the file you meant",
+			"%s is not an app model: it holds %s", name, shape(root, data))
 	}
 	app, err := d.app(root)
 	if err != nil {

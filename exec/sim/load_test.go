@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -150,5 +151,53 @@ func TestLoadAppErrors(t *testing.T) {
 			}
 			snaps.MatchJSON(t, err)
 		})
+	}
+}
+
+// TestLoadAppNeverQuotesAForeignFile: a file that is not an app model
+// (a private key, a .env file, credentials in YAML or JSON, a YAML alias
+// whose name yaml.v3 would repeat) is refused with its shape and position;
+// no part of what it says reaches the message, the hint or the details.
+func TestLoadAppNeverQuotesAForeignFile(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, src, want string }{
+		{"private_key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n", "a single string of 112 bytes on lines 1-3"},
+		{"dotenv", "DB_PASSWORD=hunter2\nAPI_KEY=sklive\n", "a single string of 34 bytes on lines 1-2"},
+		{"token", "ghp_b3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n", "a single string of 35 bytes on line 1"},
+		{"yaml_credentials", "password: hunter2\ntoken: sklive\n", "a mapping of 2 keys, none of them an app model's"},
+		{"json_credentials", `{"password": "hunter2", "token": "sklive"}`, "a mapping of 2 keys"},
+		{"list", "- hunter2\n- sklive\n", "a list of 2 items"},
+		{"number", "12345678901234567890\n", "a single number of 20 bytes"},
+		{"alias", "password: *hunter2sklive\n", "an alias (*name) refers to an anchor (&name) that is not defined"},
+		{"tagged", "password: !!int hunter2sklive\n", "a mapping of 1 key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := sim.LoadApp("secret.txt", []byte(tc.src))
+			ce, ok := canonical.AsError(err)
+			if !ok || ce.Code != canonical.CodeInvalidArgs || ce.Pos.File != "secret.txt" || ce.Pos.Line == 0 {
+				t.Fatalf("want INVALID_ARGS at a line of the file, got %#v", err)
+			}
+			text, _ := json.Marshal(ce)
+			if !strings.Contains(ce.Message, tc.want) {
+				t.Errorf("message %q does not say %q", ce.Message, tc.want)
+			}
+			for _, secret := range []string{"hunter2", "sklive", "b3BlbnNzaC1", "12345678901234567890"} {
+				if strings.Contains(string(text), secret) {
+					t.Errorf("the error repeats %q: %s", secret, text)
+				}
+			}
+		})
+	}
+	// In a file that is an app model, a short wrong value is quoted, so
+	// its typo shows; a long one is measured.
+	_, err := sim.LoadApp("app.yaml", []byte(strings.Replace(mini(""), "platform: ios", "platform: windows", 1)))
+	if err == nil || !strings.Contains(err.Error(), `"windows"`) {
+		t.Errorf("want the short value quoted, got %v", err)
+	}
+	long := strings.Repeat("x", 200)
+	_, err = sim.LoadApp("app.yaml", []byte(strings.Replace(mini(""), "start: home", "start: [a]\nlinks: "+long, 1)))
+	if err == nil || strings.Contains(err.Error(), long[:50]) {
+		t.Errorf("a long value was quoted: %v", err)
 	}
 }

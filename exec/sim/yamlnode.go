@@ -1,10 +1,13 @@
 package sim
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -48,6 +51,9 @@ func isNull(n *yaml.Node) bool {
 	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
 }
 
+// kindName names what n is for a message about a recognised app model:
+// a short value is quoted, so the user sees the typo; a long one is only
+// measured.
 func kindName(n *yaml.Node) string {
 	n = resolve(n)
 	switch {
@@ -57,10 +63,79 @@ func kindName(n *yaml.Node) string {
 		return "a mapping"
 	case n.Kind == yaml.SequenceNode:
 		return "a list"
-	case n.Kind == yaml.ScalarNode:
+	case n.Kind == yaml.ScalarNode && len(n.Value) <= maxQuoted && !strings.ContainsAny(n.Value, "\n\r"):
 		return strconv.Quote(n.Value)
+	case n.Kind == yaml.ScalarNode:
+		return "a " + scalarKind(n) + " of " + byteCount(len(n.Value))
 	}
 	return "a document"
+}
+
+// maxQuoted bounds the values a message quotes.
+const maxQuoted = 40
+
+// looksLikeApp reports whether a file's root is an app model, well formed
+// or not: a mapping with at least one of an app model's keys. Only then
+// may an error quote what the file says.
+func looksLikeApp(root *yaml.Node) bool {
+	r := resolve(root)
+	if r == nil || r.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(r.Content); i += 2 {
+		if k := r.Content[i]; k.Kind == yaml.ScalarNode && slices.Contains(appKeys(), k.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// shape describes a file's root by its form and size, never its content.
+func shape(root *yaml.Node, data []byte) string {
+	r := resolve(root)
+	switch {
+	case r == nil || isNull(r):
+		return "no value"
+	case r.Kind == yaml.MappingNode:
+		return fmt.Sprintf("a mapping of %s, none of them an app model's", plural(len(r.Content)/2, "key"))
+	case r.Kind == yaml.SequenceNode:
+		return "a list of " + plural(len(r.Content), "item")
+	}
+	last := bytes.Count(bytes.TrimRight(data, " \t\r\n"), []byte("\n")) + 1
+	where := fmt.Sprintf("on line %d", r.Line)
+	if last > r.Line {
+		where = fmt.Sprintf("on lines %d-%d", r.Line, last)
+	}
+	return fmt.Sprintf("a single %s of %s %s", scalarKind(r), byteCount(len(r.Value)), where)
+}
+
+func scalarKind(n *yaml.Node) string {
+	switch n.Tag {
+	case "!!int", "!!float":
+		return "number"
+	case "!!bool":
+		return "true or false"
+	}
+	return "string"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// byteCount is n bytes with thousands separated: 1,679 bytes.
+func byteCount(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if n == 1 {
+		return s + " byte"
+	}
+	return s + " bytes"
 }
 
 // field is one key of a mapping with its value.
@@ -214,9 +289,17 @@ func yamlLineRe() *regexp.Regexp { return regexp.MustCompile(`line (\d+):`) }
 // writes no column, so the position is the line alone (or the file when the
 // error names no line). Its parser (unlike its scanner) counts lines from
 // 0, so those messages get one added.
-func (d *decoder) syntaxError(err error) *canonical.Error {
+func (d *decoder) syntaxError(err error, data []byte) *canonical.Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	pos := canonical.Pos{File: d.file}
+	if strings.HasPrefix(msg, "unknown anchor '") {
+		// yaml.v3 names the anchor but gives no line: find the alias.
+		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
+		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
+			pos.Line = bytes.Count(data[:i], []byte("\n")) + 1
+			pos.Col = utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i]) + 1
+		}
+	}
 	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 		pos.Line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimSpace(strings.Replace(msg, m[0], "", 1))
@@ -226,8 +309,25 @@ func (d *decoder) syntaxError(err error) *canonical.Error {
 			}
 		}
 	}
-	return canonical.Errorf(canonical.CodeInvalidArgs, "app model is not valid YAML: %s", msg).At(pos).
+	return canonical.Errorf(canonical.CodeInvalidArgs, "app model is not valid YAML: %s", withoutValues(msg)).At(pos).
 		WithHint("check the indentation and the quoting around this line")
+}
+
+// yamlValueRe finds the yaml.v3 messages that quote a name or a value
+// from the file: an alias's anchor, a tagged scalar. The file may be
+// anyone's secret rather than an app model, so they are said without it.
+var yamlValueRe = regexp.MustCompile("unknown anchor '[^']*' referenced|anchor '[^']*' value contains itself|`[^`]*`")
+
+func withoutValues(msg string) string {
+	return yamlValueRe.ReplaceAllStringFunc(msg, func(m string) string {
+		switch {
+		case strings.HasPrefix(m, "unknown anchor"):
+			return "an alias (*name) refers to an anchor (&name) that is not defined"
+		case strings.HasPrefix(m, "anchor"):
+			return "an anchor's value contains itself"
+		}
+		return "a value"
+	})
 }
 
 // yamlParserProblems are the messages of yaml.v3's parser (parserc.go),

@@ -10,6 +10,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -306,7 +307,12 @@ func ParseCapabilities(name string, data []byte) (map[string]any, error) {
 			switch {
 			case errors.As(err, &syn):
 				pos.Line, pos.Col = lineCol(data, int(syn.Offset)-1) // Offset is just past the offending byte
+				// encoding/json quotes the character; the file may be a
+				// key or a .env file named by mistake, so the position
+				// alone says where.
+				msg = "it is not JSON: " + jsonQuotedChar.ReplaceAllString(syn.Error(), "character")
 			case errors.As(err, &typ):
+				msg = "it is a JSON " + typ.Value + ", not an object"
 				pos.Line, pos.Col = lineCol(data, int(typ.Offset))
 			case errors.Is(err, io.ErrUnexpectedEOF):
 				pos.Line, pos.Col = lineCol(data, len(data))
@@ -320,6 +326,9 @@ func ParseCapabilities(name string, data []byte) (map[string]any, error) {
 	}
 	return caps, nil
 }
+
+// jsonQuotedChar is the character encoding/json's syntax errors quote.
+var jsonQuotedChar = regexp.MustCompile(`character '(?:[^'\\]|\\.)+'`)
 
 // ownValues are flow's own capabilities and what each accepts.
 var ownValues = map[string]string{
