@@ -205,7 +205,7 @@ func RunPlan(ctx context.Context, plan *maestro.ExecutionPlan, work []*maestro.E
 	if err != nil {
 		// The viewport read for planning failed: the device broke before
 		// any flow ran, and the report still says so.
-		return notOpened(plan, work, prog, err)
+		return notOpened(ctx, plan, work, prog, err)
 	}
 	var wg sync.WaitGroup
 	for i, r := range runs {
