@@ -10,9 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/flow-runner/flow/internal/peakrss"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -47,11 +47,15 @@ func TestLoadMemoryIsBounded(t *testing.T) {
 			t.Parallel() // two at a time on two cores: still well under the machine's memory
 			cmd := exec.Command(os.Args[0], "-test.run=^TestLoadMemoryHelper$", "-test.v")
 			cmd.Env = append(os.Environ(), memoryShapeEnv+"="+shape)
+			peak := peakrss.Wrap(cmd, t.TempDir())
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KB on linux
+			rss, err := peak.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
 			t.Logf("%-24s peak RSS %4d MB  %s", shape, rss>>20, strings.TrimSpace(grepOutcome(string(out))))
 			if rss >= 1<<30 {
 				t.Errorf("peak RSS %d MB, want under 1 GB", rss>>20)

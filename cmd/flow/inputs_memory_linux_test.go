@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/flow-runner/flow/internal/peakrss"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -54,13 +54,17 @@ func TestCheckMemoryIsBounded(t *testing.T) {
 			t.Parallel()
 			cmd := osexec.Command(os.Args[0], "check", filepath.Join(dir, name))
 			cmd.Env = append(os.Environ(), asCLIEnv+"=1")
+			peak := peakrss.Wrap(cmd, t.TempDir())
 			out, err := cmd.CombinedOutput()
 			code := cmd.ProcessState.ExitCode()
 			refused := strings.Contains(name, "10MB")
 			if (refused && (code != 2 || !strings.Contains(string(out), "; the limit is 5 MiB"))) || (!refused && err != nil) {
 				t.Fatalf("exit %d:\n%.2000s", code, out)
 			}
-			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KB on linux
+			rss, perr := peak.Bytes()
+			if perr != nil {
+				t.Fatal(perr)
+			}
 			t.Logf("%-15s peak RSS %4d MB: %.200s", name, rss>>20, strings.TrimSpace(lastLine(string(out))))
 			if rss >= 1<<30 {
 				t.Errorf("peak RSS %d MB, want under 1 GB", rss>>20)

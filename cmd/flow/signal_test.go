@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/flow-runner/flow/internal/peakrss"
 )
 
 // cliProcess is flow as a real process (this test binary re-executed as
@@ -26,9 +28,23 @@ type cliProcess struct {
 	stdout, stderr bytes.Buffer
 	done           chan struct{}
 	err            error
+	peak           *peakrss.Probe // set by startFlowMeasured
 }
 
 func startFlow(t *testing.T, dir string, args ...string) *cliProcess {
+	t.Helper()
+	return startFlowWith(t, dir, false, args...)
+}
+
+// startFlowMeasured is startFlow with the process's own peak memory
+// measured (peakrss: a plain ru_maxrss would report this test binary's).
+func startFlowMeasured(t *testing.T, dir string, args ...string) (*cliProcess, *peakrss.Probe) {
+	t.Helper()
+	p := startFlowWith(t, dir, true, args...)
+	return p, p.peak
+}
+
+func startFlowWith(t *testing.T, dir string, measure bool, args ...string) *cliProcess {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -37,6 +53,9 @@ func startFlow(t *testing.T, dir string, args ...string) *cliProcess {
 	p := &cliProcess{cmd: osexec.Command(exe, args...), done: make(chan struct{})}
 	p.cmd.Dir = dir
 	p.cmd.Env = append(os.Environ(), asCLIEnv+"=1", "FLOW_STATE_DIR="+t.TempDir(), "CI=1")
+	if measure {
+		p.peak = peakrss.Wrap(p.cmd, t.TempDir())
+	}
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

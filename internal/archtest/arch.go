@@ -54,6 +54,7 @@ func Rules() map[string]Rule {
 		"internal/archtest":            {},
 		"internal/browsertest":         {Project: []string{"exec/webdriver"}},
 		"internal/appiumtest":          {},
+		"internal/peakrss":             {},
 		"internal/iosproject":          {ThirdParty: []string{"howett.net/plist"}},
 		"internal/fakedevice":          {Project: []string{"exec", "exec/sim"}},
 		"internal/fakeios":             {Project: []string{"internal/fakedevice", "internal/fakeios/runner"}},
@@ -67,7 +68,7 @@ func Rules() map[string]Rule {
 
 // testOnlyProject may be imported by any package's _test.go files.
 func testOnlyProject() []string {
-	return []string{"internal/appiumtest", "internal/browsertest", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest", "internal/fakeios/runner"}
+	return []string{"internal/appiumtest", "internal/browsertest", "internal/peakrss", "internal/fakeandroid/adbd", "internal/fakeandroid/adbtest", "internal/fakeios/runner"}
 }
 
 // testOnlyThirdParty may appear in any package's _test.go files.

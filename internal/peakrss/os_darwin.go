@@ -1,0 +1,3 @@
+package peakrss
+
+func isDarwin() bool { return true }

@@ -1,0 +1,5 @@
+//go:build !darwin
+
+package peakrss
+
+func isDarwin() bool { return false }
