@@ -200,7 +200,9 @@ func (p *Phone) touch(ctx context.Context, raw json.RawMessage) (response, error
 	if len(plan.Pointers) == 2 {
 		events += 2
 	}
-	return response{"injectedEvents": events, "elapsedMs": time.Since(start).Milliseconds(), "lateMs": 0}, nil
+	// sim runs no window animations, so its DOWN never waits for them
+	// (helper-apk TouchInjector: downWaitMs).
+	return response{"injectedEvents": events, "elapsedMs": time.Since(start).Milliseconds(), "lateMs": 0, "downWaitMs": 0}, nil
 }
 
 // longPressTimeoutMs is Android's ViewConfiguration long-press timeout, the

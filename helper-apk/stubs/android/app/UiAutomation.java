@@ -73,4 +73,9 @@ public final class UiAutomation {
     public final void setServiceInfo(AccessibilityServiceInfo info) {
         throw new RuntimeException("Stub!");
     }
+
+    // API 34
+    public boolean clearCache() {
+        throw new RuntimeException("Stub!");
+    }
 }

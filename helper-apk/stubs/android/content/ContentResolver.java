@@ -24,6 +24,11 @@ public abstract class ContentResolver {
     }
 
     // API 1
+    public final int delete(Uri url, String where, String[] selectionArgs) {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
     public final OutputStream openOutputStream(Uri uri) throws FileNotFoundException {
         throw new RuntimeException("Stub!");
     }

@@ -26,6 +26,21 @@ public final class Bitmap {
     }
 
     // API 1
+    public int getWidth() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public int getHeight() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
+    public int getPixel(int x, int y) {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
     public void recycle() {
         throw new RuntimeException("Stub!");
     }

@@ -19,6 +19,11 @@ public final class Log {
     }
 
     // API 1
+    public static int w(String tag, String msg) {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 1
     public static int e(String tag, String msg, Throwable tr) {
         throw new RuntimeException("Stub!");
     }

@@ -29,6 +29,7 @@ final class AndroidDevice implements Device {
     private final Screens screens;
     private final MockLocation location;
     private final EventCounter events;
+    private final UiConnection.Automation connection;
     private final long versionCode;
 
     AndroidDevice(UiAutomation automation, Context context) {
@@ -37,6 +38,24 @@ final class AndroidDevice implements Device {
         this.dispatcher = new UiAutomationDispatcher(automation);
         this.events = new EventCounter(dispatcher);
         this.screens = new Screens(automation, context);
+        this.connection = new UiConnection.Automation() {
+            public boolean dropCache() {
+                return Build.VERSION.SDK_INT >= 34 && AndroidDevice.this.automation.clearCache();
+            }
+
+            public boolean resetServiceInfo() {
+                AccessibilityServiceInfo info = serviceInfo();
+                if (info == null) {
+                    return false;
+                }
+                AndroidDevice.this.automation.setServiceInfo(info);
+                return true;
+            }
+
+            public boolean connected() {
+                return serviceInfo() != null;
+            }
+        };
         this.location = new MockLocation((LocationManager) context.getSystemService(Context.LOCATION_SERVICE));
         // Read once: every hierarchy read asks for info().
         this.versionCode = versionCode(context);
@@ -100,16 +119,29 @@ final class AndroidDevice implements Device {
         return events.waitForQuiet(quietMs, timeoutMs);
     }
 
-    public void refresh() {
-        // setServiceInfo clears UiAutomation's node cache (AccessibilityInteractionClient.clearCache).
-        AccessibilityServiceInfo info = automation.getServiceInfo();
-        if (info != null) {
-            automation.setServiceInfo(info);
+    public void refresh() throws HelperException {
+        UiConnection.refresh(Build.VERSION.SDK_INT, connection);
+    }
+
+    /**
+     * null when the connection is gone; UiAutomation throws "Not connected!"
+     * instead once it was disconnected on its own side.
+     */
+    private AccessibilityServiceInfo serviceInfo() {
+        try {
+            return automation.getServiceInfo();
+        } catch (IllegalStateException notConnected) {
+            return null;
         }
     }
 
-    public List<NodeSource> windowRoots() {
-        return screens.roots();
+    public List<NodeSource> windowRoots() throws HelperException {
+        List<NodeSource> roots = screens.roots();
+        if (roots.isEmpty()) {
+            // No window at all is what a dead connection shows.
+            UiConnection.check(connection);
+        }
+        return roots;
     }
 
     public Box appWindow() throws HelperException {
@@ -126,11 +158,22 @@ final class AndroidDevice implements Device {
     }
 
     public TouchInjector.Result touch(List<PointerEventSchedule.Event> events) throws HelperException {
-        return TouchInjector.run(events, dispatcher, dispatcher);
+        try {
+            return TouchInjector.run(events, dispatcher, dispatcher);
+        } catch (HelperException refused) {
+            // A dead connection refuses every injection.
+            UiConnection.check(connection);
+            throw refused;
+        }
     }
 
     public void key(int code, int meta, boolean longPress) throws HelperException {
-        dispatcher.key(code, meta, longPress);
+        try {
+            dispatcher.key(code, meta, longPress);
+        } catch (HelperException refused) {
+            UiConnection.check(connection);
+            throw refused;
+        }
     }
 
     @SuppressWarnings("deprecation") // recycle: needed below API 33, a no-op from it
@@ -159,8 +202,18 @@ final class AndroidDevice implements Device {
         }
     }
 
-    public byte[] screenshot() throws HelperException {
-        return screens.png();
+    public Capture screenshot() throws HelperException {
+        Capture c = screens.capture();
+        if (c == null) {
+            UiConnection.check(connection);
+            throw new HelperException(HelperException.COMMAND_FAILED, "the screen could not be captured",
+                    "the screen may be off or locked, or the display was changing (a rotation); wake and unlock the device"
+                            + " and retry. A secure window (FLAG_SECURE) does not cause this: it is captured black");
+        }
+        if (c.black) {
+            Log.w(TAG, "the screenshot is all black: a secure window (FLAG_SECURE) or a screen that is off");
+        }
+        return c;
     }
 
     public void launch(String pkg, List<Extra> extras) throws HelperException {
@@ -201,7 +254,7 @@ final class AndroidDevice implements Device {
         location.set(lat, lon);
     }
 
-    public String addMedia(String name, String ext, byte[] body) throws HelperException {
+    public String addMedia(String name, String ext, BodyStream body) throws HelperException {
         return new Media(context.getContentResolver()).add(name, ext, body);
     }
 

@@ -7,7 +7,8 @@ import java.util.List;
  * UiAutomation and the platform services; tests script it. Methods throw
  * HelperException for refusals the wire reports with a code (a missing
  * launcher activity, a field without focus); anything else they throw is an
- * INTERNAL error.
+ * INTERNAL error. DEVICE_UNAVAILABLE means the phone can no longer be
+ * served (UiAutomation disconnected): the session ends after that answer.
  */
 public interface Device {
     /** hello's answer. */
@@ -41,6 +42,20 @@ public interface Device {
             this.y = y;
             this.w = w;
             this.h = h;
+        }
+    }
+
+    /**
+     * A screen capture: the PNG, and whether every sampled pixel is black,
+     * which is how secure layers (FLAG_SECURE) come back.
+     */
+    final class Capture {
+        public final byte[] png;
+        public final boolean black;
+
+        public Capture(byte[] png, boolean black) {
+            this.png = png;
+            this.black = black;
         }
     }
 
@@ -78,11 +93,16 @@ public interface Device {
      * events, and content-change events are throttled and can be missed:
      * without this a read can return a screen that is gone (Maestro clears
      * the cache before every hierarchy for the same reason).
+     * DEVICE_UNAVAILABLE when UiAutomation's connection is gone.
      */
-    void refresh();
+    void refresh() throws HelperException;
 
-    /** The root node of every interactive window; the caller recycles them. */
-    List<NodeSource> windowRoots();
+    /**
+     * The root node of every interactive window; the caller recycles them.
+     * DEVICE_UNAVAILABLE when UiAutomation's connection is gone (it then
+     * sees no window at all).
+     */
+    List<NodeSource> windowRoots() throws HelperException;
 
     /** The focused application window. */
     Box appWindow() throws HelperException;
@@ -97,7 +117,7 @@ public interface Device {
     /** Sets the focused input node's text to its current text plus text. */
     void appendText(String text) throws HelperException;
 
-    byte[] screenshot() throws HelperException;
+    Capture screenshot() throws HelperException;
 
     void launch(String pkg, List<Extra> extras) throws HelperException;
 
@@ -105,8 +125,11 @@ public interface Device {
 
     void setLocation(double lat, double lon) throws HelperException;
 
-    /** Stores a file in the media store; returns its content URI. */
-    String addMedia(String name, String ext, byte[] body) throws HelperException;
+    /**
+     * Stores a file in the media store, copying body as it arrives; returns
+     * its content URI.
+     */
+    String addMedia(String name, String ext, BodyStream body) throws HelperException;
 
     /** Where an unexpected failure is recorded (logcat on the phone). */
     void log(String op, Throwable t);

@@ -6,6 +6,7 @@ import android.app.Instrumentation;
 import android.app.UiAutomation;
 import android.os.Build;
 import android.os.Bundle;
+import android.os.Process;
 import android.util.Log;
 
 /**
@@ -36,7 +37,17 @@ public final class FlowInstrumentation extends Instrumentation {
             finish(1, bundle(InstrumentationStatus.failed(startError)));
             return;
         }
-        UiAutomation automation = getUiAutomation();
+        UiAutomation automation;
+        try {
+            automation = getUiAutomation();
+        } catch (Throwable t) {
+            // Uncaught, this kills the process and am prints only "Process
+            // crashed.": report why, so flow can say how to free UiAutomation.
+            Log.e(AndroidDevice.TAG, "UiAutomation did not connect", t);
+            sendStatus(InstrumentationStatus.FAILED_STATUS_CODE, bundle(InstrumentationStatus.uiAutomationFailed(t)));
+            finish(1, new Bundle());
+            return;
+        }
         if (automation == null) {
             // am creates the UiAutomation connection only for -w, in its own
             // process: the helper lives as long as that am instrument does.
@@ -46,7 +57,13 @@ public final class FlowInstrumentation extends Instrumentation {
         AndroidDevice device = null;
         try {
             device = new AndroidDevice(automation, getContext());
-            SessionServer server = new SessionServer(new HelperServer(socket), device);
+            SessionServer server = new SessionServer(new HelperServer(socket), device, new Runnable() {
+                public void run() {
+                    // Touch schedules sleep to the millisecond: the session
+                    // thread wakes as the display pipeline's threads do.
+                    Process.setThreadPriority(Process.THREAD_PRIORITY_DISPLAY);
+                }
+            });
             Device.Info info = device.info();
             sendStatus(InstrumentationStatus.STATUS_CODE, bundle(InstrumentationStatus.ready(info.versionCode, Build.VERSION.SDK_INT)));
             server.run();

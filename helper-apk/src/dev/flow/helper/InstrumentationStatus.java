@@ -14,6 +14,12 @@ public final class InstrumentationStatus {
     public static final String SOCKET_ARG = "socket";
     /** Sent with Instrumentation.sendStatus; am instrument prints it as 1. */
     public static final int STATUS_CODE = 1;
+    /** The status code of the failed block: am instrument prints it as -1. */
+    public static final int FAILED_STATUS_CODE = -1;
+    /** Another automation (a Maestro or Appium driver, uiautomator dump) holds UiAutomation. */
+    public static final String CAUSE_BUSY = "uiautomation-busy";
+    /** UiAutomation did not connect in time. */
+    public static final String CAUSE_TIMEOUT = "uiautomation-timeout";
 
     private static final Pattern SOCKET = Pattern.compile("flow-helper-[0-9a-f]{8}");
 
@@ -53,6 +59,26 @@ public final class InstrumentationStatus {
         Map<String, String> m = new LinkedHashMap<String, String>();
         m.put("flowHelper", "failed");
         m.put("Error", reason.replace('\n', ' '));
+        return m;
+    }
+
+    /**
+     * The status block of a helper whose UiAutomation could not connect
+     * (PROTOCOL.md "Start and stop"): flow reads the cause and stops with
+     * DEVICE_UNAVAILABLE and a hint instead of am's "Process crashed.".
+     * AOSP UiAutomationManager.registerUiTestAutomationServiceLocked throws
+     * IllegalStateException("UiAutomationService " + client + "already
+     * registered!") while another automation is registered; every other
+     * failure of UiAutomation.connect is its connect timeout
+     * (RuntimeException "Error while connecting").
+     */
+    public static Map<String, String> uiAutomationFailed(Throwable t) {
+        String message = t.getMessage() == null ? t.toString() : t.getMessage();
+        boolean busy = t instanceof IllegalStateException && message.contains("already registered");
+        Map<String, String> m = new LinkedHashMap<String, String>();
+        m.put("flowHelper", "failed");
+        m.put("cause", busy ? CAUSE_BUSY : CAUSE_TIMEOUT);
+        m.put("message", message.replace('\n', ' '));
         return m;
     }
 }

@@ -27,7 +27,13 @@ final class Media {
         return "image/" + ext;
     }
 
-    String add(String name, String ext, byte[] body) throws HelperException {
+    /**
+     * Inserts the entry and copies body into it as it arrives, in chunks
+     * (BodyStream.CHUNK), never holding the file: a video of hundreds of
+     * megabytes does not fit a phone app's heap. A failed copy removes the
+     * half-written entry.
+     */
+    String add(String name, String ext, BodyStream body) throws HelperException {
         boolean video = "mp4".equals(ext);
         ContentValues v = new ContentValues();
         v.put(MediaStore.MediaColumns.DISPLAY_NAME, name + "." + ext);
@@ -53,11 +59,16 @@ final class Media {
                 throw new IOException("the provider has no stream for it");
             }
             try {
-                out.write(body);
+                body.copyTo(out);
             } finally {
                 out.close();
             }
         } catch (IOException e) {
+            try {
+                resolver.delete(uri, null, null);
+            } catch (RuntimeException ignored) {
+                // The entry stays; the error below still says what failed.
+            }
             throw new HelperException(HelperException.COMMAND_FAILED, "writing " + uri + " failed: " + e.getMessage(),
                     "check the device's free storage");
         }

@@ -48,7 +48,11 @@ final class MockLocation {
                         }
                     } catch (InterruptedException e) {
                         return;
-                    } catch (RuntimeException e) {
+                    } catch (Throwable t) {
+                        // This is the thread's top: anything uncaught kills
+                        // the helper (RuntimeInit.KillApplicationHandler).
+                        // A revoked permission or a provider removed under
+                        // it ends the repeats, not the session.
                         return;
                     }
                 }

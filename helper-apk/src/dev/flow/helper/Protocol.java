@@ -92,15 +92,14 @@ public final class Protocol {
         }
         Long idValue = TouchPlan.integer(req.opt("id"));
         long id = idValue == null ? 0 : idValue;
-        byte[] body = null;
+        BodyStream body = null;
         if (req.has("bytes")) {
-            // The body is on the wire whatever happens to the request: read
-            // it first, so the next request starts on a line boundary.
             Long n = TouchPlan.integer(req.opt("bytes"));
             if (n == null || n < 0 || n > MAX_BODY_BYTES) {
                 throw new ProtocolException("request " + id + " announces " + req.opt("bytes") + " bytes");
             }
-            body = readFully(in, (int) (long) n);
+            // Streamed to the device as it is read, never held whole.
+            body = new BodyStream(in, n);
         }
         String op = req.opt("op") instanceof String ? req.optString("op") : null;
         Answer answer;
@@ -115,14 +114,25 @@ public final class Protocol {
             }
             answer = dispatch(op, new Args(op, req), body);
         } catch (HelperException e) {
+            drain(body);
             write(out, errorLine(id, e), null);
+            if (HelperException.DEVICE_UNAVAILABLE.equals(e.code())) {
+                // The device can no longer serve (UiAutomation disconnected):
+                // the session ends and flow starts a new one.
+                quit = true;
+            }
             return;
-        } catch (RuntimeException e) {
-            device.log(op, e);
-            write(out, errorLine(id, new HelperException(HelperException.INTERNAL, op + " failed: " + e,
+        } catch (Throwable t) {
+            // An Error (OutOfMemoryError, StackOverflowError, a missing
+            // class on an old release) is answered like an exception: left
+            // to the thread's top it would kill the helper.
+            device.log(op, t);
+            drain(body);
+            write(out, errorLine(id, new HelperException(HelperException.INTERNAL, op + " failed: " + t,
                     "the helper failed unexpectedly; `adb logcat -s flow-helper` shows the stack trace")), null);
             return;
         }
+        drain(body);
         JSONObject ok = answer.fields;
         try {
             JSONObject line2 = new JSONObject();
@@ -141,6 +151,17 @@ public final class Protocol {
         }
     }
 
+    /**
+     * Reads what is left of a request's body, so the next request starts on
+     * a line boundary whatever happened to this one; a body cut short
+     * breaks the wire.
+     */
+    private static void drain(BodyStream body) throws IOException {
+        if (body != null) {
+            body.drain();
+        }
+    }
+
     /** An answer's fields (without id and ok) and the bytes after it. */
     private static final class Answer {
         final JSONObject fields = new JSONObject();
@@ -156,7 +177,7 @@ public final class Protocol {
         }
     }
 
-    private Answer dispatch(String op, Args a, byte[] body) throws HelperException {
+    private Answer dispatch(String op, Args a, BodyStream body) throws HelperException {
         Answer r = new Answer();
         if ("hello".equals(op)) {
             String protocol = a.string("protocol");
@@ -219,7 +240,8 @@ public final class Protocol {
         if ("touch".equals(op)) {
             TouchPlan plan = TouchPlan.parse(a.object("plan"));
             TouchInjector.Result t = device.touch(PointerEventSchedule.create(plan));
-            return r.put("injectedEvents", t.injectedEvents).put("elapsedMs", t.elapsedMs).put("lateMs", t.lateMs);
+            return r.put("injectedEvents", t.injectedEvents).put("elapsedMs", t.elapsedMs).put("lateMs", t.lateMs)
+                    .put("downWaitMs", t.downWaitMs);
         }
         if ("key".equals(op)) {
             int code = a.integer("code");
@@ -256,8 +278,9 @@ public final class Protocol {
             return r.put("wasShown", shown);
         }
         if ("screenshot".equals(op)) {
-            r.bytes = device.screenshot();
-            return r;
+            Device.Capture c = device.screenshot();
+            r.bytes = c.png;
+            return r.put("black", c.black);
         }
         if ("launch".equals(op)) {
             String pkg = a.string("pkg");
@@ -300,7 +323,7 @@ public final class Protocol {
                 "this helper speaks " + NAME + " (helper-apk/PROTOCOL.md); flow and the helper are from different versions");
     }
 
-    private XmlWriter.Result dump(Answer r, int maxNodes, int maxDepth) {
+    private XmlWriter.Result dump(Answer r, int maxNodes, int maxDepth) throws HelperException {
         // The counter is read first: an event during the dump makes the
         // next read differ, never hides a change.
         long seq = device.eventSeq();
@@ -380,19 +403,6 @@ public final class Protocol {
             }
             line.write(b);
         }
-    }
-
-    static byte[] readFully(InputStream in, int n) throws IOException {
-        byte[] buf = new byte[n];
-        int off = 0;
-        while (off < n) {
-            int k = in.read(buf, off, n - off);
-            if (k < 0) {
-                throw new EOFException("the connection ended after " + off + " of " + n + " announced bytes");
-            }
-            off += k;
-        }
-        return buf;
     }
 
     /** Typed access to a request's fields with PROTOCOL.md's refusals. */

@@ -78,16 +78,29 @@ final class Screens {
         return first;
     }
 
-    byte[] png() throws HelperException {
-        Bitmap b = automation.takeScreenshot();
+    /** The screen as a PNG, or null when UiAutomation could not capture it. */
+    Device.Capture capture() {
+        final Bitmap b = automation.takeScreenshot();
         if (b == null) {
-            throw new HelperException(HelperException.COMMAND_FAILED, "the screen could not be captured",
-                    "a secure window (FLAG_SECURE) or a locked screen blocks screenshots; unlock the device or leave that screen");
+            return null;
         }
         try {
+            boolean black = Frames.black(new Frames.Pixels() {
+                public int width() {
+                    return b.getWidth();
+                }
+
+                public int height() {
+                    return b.getHeight();
+                }
+
+                public int argb(int x, int y) {
+                    return b.getPixel(x, y);
+                }
+            });
             ByteArrayOutputStream out = new ByteArrayOutputStream(256 * 1024);
             b.compress(Bitmap.CompressFormat.PNG, 100, out);
-            return out.toByteArray();
+            return new Device.Capture(out.toByteArray(), black);
         } finally {
             b.recycle();
         }

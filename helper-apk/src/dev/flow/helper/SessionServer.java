@@ -34,13 +34,23 @@ public final class SessionServer {
 
     private final Listener listener;
     private final Device device;
+    private final Runnable sessionSetup;
     private final Object lock = new Object();
     private boolean busy;
     private volatile boolean quit;
 
     public SessionServer(Listener listener, Device device) {
+        this(listener, device, null);
+    }
+
+    /**
+     * sessionSetup runs first on each session thread (the phone raises its
+     * priority there); a failure of it is logged and the session goes on.
+     */
+    public SessionServer(Listener listener, Device device, Runnable sessionSetup) {
         this.listener = listener;
         this.device = device;
+        this.sessionSetup = sessionSetup;
     }
 
     /** Accepts until a session asks to quit, then closes the listener. */
@@ -92,14 +102,23 @@ public final class SessionServer {
 
     private void serve(Connection c) {
         try {
+            if (sessionSetup != null) {
+                try {
+                    sessionSetup.run();
+                } catch (Throwable t) {
+                    logQuietly("session setup", t);
+                }
+            }
             Protocol p = new Protocol(device);
             if (p.serve(new BufferedInputStream(c.input(), 64 * 1024), c.output())) {
                 quit = true;
             }
-        } catch (IOException e) {
-            device.log("session", e);
-        } catch (RuntimeException e) {
-            device.log("session", e);
+        } catch (Throwable t) {
+            // This is the thread's top: on Android anything uncaught here
+            // kills the whole helper (RuntimeInit.KillApplicationHandler),
+            // an Error as much as an exception. The session ends; the
+            // helper keeps listening.
+            logQuietly("session", t);
         } finally {
             closeQuietly(c);
             synchronized (lock) {
@@ -108,6 +127,14 @@ public final class SessionServer {
             if (quit) {
                 listener.wake();
             }
+        }
+    }
+
+    private void logQuietly(String what, Throwable t) {
+        try {
+            device.log(what, t);
+        } catch (Throwable ignored) {
+            // Logging itself failed (out of memory): nothing more to do.
         }
     }
 

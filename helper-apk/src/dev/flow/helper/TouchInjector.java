@@ -3,10 +3,17 @@ package dev.flow.helper;
 import java.util.List;
 
 /**
- * Injects a schedule on the device's own clock: each event at downTime +
- * offsetMs, never interpolating. When an injection fails midway the contacts
- * still down are cancelled, so the app never sees a finger that stays on the
- * screen.
+ * Injects a schedule on the device's own clock, never interpolating. The
+ * DOWN goes out first; every later event goes out offsetMs after the DOWN
+ * returned. Since Android 11 injecting a DOWN first waits, up to 5 s, for
+ * window animations to finish (UiAutomationConnection.injectInputEvent
+ * syncs input transactions before an ACTION_DOWN): counting from before
+ * that wait would send the rest of a gesture back to back, a tap's hold
+ * would shrink to nothing and a long press would never start. Each event
+ * still carries downTime + offsetMs as its event time, so velocity
+ * trackers see the plan's timing. When an injection fails midway the
+ * contacts still down are cancelled, so the app never sees a finger that
+ * stays on the screen.
  */
 public final class TouchInjector {
     /** The device's uptime clock (SystemClock.uptimeMillis on the phone). */
@@ -29,11 +36,13 @@ public final class TouchInjector {
         public final int injectedEvents;
         public final long elapsedMs;
         public final long lateMs;
+        public final long downWaitMs;
 
-        public Result(int injectedEvents, long elapsedMs, long lateMs) {
+        public Result(int injectedEvents, long elapsedMs, long lateMs, long downWaitMs) {
             this.injectedEvents = injectedEvents;
             this.elapsedMs = elapsedMs;
             this.lateMs = lateMs;
+            this.downWaitMs = downWaitMs;
         }
     }
 
@@ -42,11 +51,14 @@ public final class TouchInjector {
 
     public static Result run(List<PointerEventSchedule.Event> events, Clock clock, Sink sink) throws HelperException {
         long downTime = clock.uptimeMillis();
+        // Where the offsets count from: the DOWN's time until it returns.
+        long anchor = downTime;
+        long downWait = 0;
         long late = 0;
         PointerEventSchedule.Event lastIn = null;
         for (int i = 0; i < events.size(); i++) {
             PointerEventSchedule.Event e = events.get(i);
-            long target = downTime + e.offsetMs;
+            long target = anchor + e.offsetMs;
             try {
                 if (clock.uptimeMillis() < target) {
                     clock.sleepUntil(target);
@@ -60,9 +72,7 @@ public final class TouchInjector {
                         "the helper is stopping; flow restarts it");
             }
             late = Math.max(late, clock.uptimeMillis() - target);
-            // The event carries its planned time, so velocity trackers see the
-            // plan's timing even when the injection itself was late.
-            if (!sink.inject(e, downTime, target)) {
+            if (!sink.inject(e, downTime, downTime + e.offsetMs)) {
                 boolean cancelled = cancel(sink, lastIn, downTime, clock.uptimeMillis());
                 throw new HelperException(HelperException.COMMAND_FAILED,
                         "injectInputEvent refused event " + (i + 1) + " of " + events.size() + " ("
@@ -70,9 +80,14 @@ public final class TouchInjector {
                                 + (cancelled ? "; ACTION_CANCEL sent" : ""),
                         "another app may own the screen (a system dialog, a pinned app); look at the device and retry");
             }
+            if (i == 0) {
+                long returned = clock.uptimeMillis();
+                downWait = returned - target;
+                anchor = returned - e.offsetMs;
+            }
             lastIn = e;
         }
-        return new Result(events.size(), clock.uptimeMillis() - downTime, late);
+        return new Result(events.size(), clock.uptimeMillis() - downTime, late, downWait);
     }
 
     /**

@@ -26,4 +26,17 @@ public class InstrumentationStatusTest {
         assertEquals("{flowHelper=failed, Error=no UiAutomation try again}",
                 InstrumentationStatus.failed("no UiAutomation\ntry again").toString());
     }
+
+    @Test
+    public void aUiAutomationHeldElsewhereNamesItsCause() {
+        // The words of AOSP UiAutomationManager.registerUiTestAutomationServiceLocked.
+        assertEquals("{flowHelper=failed, cause=uiautomation-busy, message=UiAutomationService"
+                + " android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@5e2c1 already registered!}",
+                InstrumentationStatus.uiAutomationFailed(new IllegalStateException("UiAutomationService"
+                        + " android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@5e2c1 already registered!")).toString());
+        // UiAutomation.connect's own timeout.
+        assertEquals("{flowHelper=failed, cause=uiautomation-timeout, message=Error while connecting UiAutomation@1f}",
+                InstrumentationStatus.uiAutomationFailed(new RuntimeException("Error while connecting UiAutomation@1f")).toString());
+        assertEquals("uiautomation-timeout", InstrumentationStatus.uiAutomationFailed(new IllegalStateException()).get("cause"));
+    }
 }

@@ -35,7 +35,7 @@ public class ProtocolTest {
             return true;
         }
 
-        public void refresh() {
+        public void refresh() throws HelperException {
         }
 
         public List<NodeSource> windowRoots() {
@@ -62,7 +62,7 @@ public class ProtocolTest {
             throw new AssertionError("appendText");
         }
 
-        public byte[] screenshot() {
+        public Capture screenshot() {
             throw new AssertionError("screenshot");
         }
 
@@ -78,7 +78,7 @@ public class ProtocolTest {
             throw new AssertionError("location");
         }
 
-        public String addMedia(String name, String ext, byte[] body) {
+        public String addMedia(String name, String ext, BodyStream body) {
             throw new AssertionError("media");
         }
 
@@ -168,7 +168,7 @@ public class ProtocolTest {
     public void anUnexpectedFailureIsInternalAndLogged() throws Exception {
         BaseDevice d = new BaseDevice() {
             @Override
-            public byte[] screenshot() {
+            public Capture screenshot() {
                 throw new IllegalStateException("no display");
             }
         };
@@ -230,5 +230,76 @@ public class ProtocolTest {
         assertEquals(2, a.get(1).getInt("nodes"));
         assertTrue(a.get(1).getBoolean("truncated"));
         assertEquals("hierarchy: field \"maxNodes\" must be positive", a.get(2).getString("message"));
+    }
+
+    @Test
+    public void anErrorIsInternalAndTheSessionGoesOn() throws Exception {
+        BaseDevice d = new BaseDevice() {
+            @Override
+            public Capture screenshot() {
+                throw new OutOfMemoryError("Failed to allocate a 10368012 byte allocation");
+            }
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertFalse(new Protocol(d).serve(in("{\"id\":1,\"op\":\"screenshot\"}\n{\"id\":2,\"op\":\"viewport\"}\n"), out));
+        List<JSONObject> a = answers(out);
+        assertEquals("INTERNAL", a.get(0).getString("code"));
+        assertEquals("screenshot failed: java.lang.OutOfMemoryError: Failed to allocate a 10368012 byte allocation",
+                a.get(0).getString("message"));
+        assertTrue(a.get(1).getBoolean("ok"));
+        assertEquals(1, d.logged.size());
+    }
+
+    @Test
+    public void aDisconnectedDeviceEndsTheSession() throws Exception {
+        BaseDevice d = new BaseDevice() {
+            @Override
+            public void refresh() throws HelperException {
+                throw UiConnection.disconnected();
+            }
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayInputStream input = in("{\"id\":1,\"op\":\"hierarchy\"}\n{\"id\":2,\"op\":\"viewport\"}\n");
+        Protocol p = new Protocol(d);
+        assertTrue("the session ends after DEVICE_UNAVAILABLE", p.serve(input, out));
+        List<JSONObject> a = answers(out);
+        assertEquals(1, a.size());
+        assertEquals("DEVICE_UNAVAILABLE", a.get(0).getString("code"));
+        assertEquals("UiAutomation disconnected", a.get(0).getString("message"));
+        assertTrue(input.available() > 0);
+    }
+
+    @Test
+    public void mediaBodiesStreamToTheDevice() throws Exception {
+        final BodyStreamTest.CountingStream store = new BodyStreamTest.CountingStream();
+        final long[] announced = new long[1];
+        BaseDevice d = new BaseDevice() {
+            @Override
+            public String addMedia(String name, String ext, BodyStream body) {
+                announced[0] = body.length();
+                try {
+                    body.copyTo(store);
+                } catch (java.io.IOException e) {
+                    throw new AssertionError(e);
+                }
+                return "content://media/external/images/media/1";
+            }
+        };
+        int n = 3 * BodyStream.CHUNK + 17;
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        wire.write(("{\"id\":1,\"op\":\"media\",\"name\":\"cat\",\"ext\":\"png\",\"bytes\":" + n + "}\n").getBytes("UTF-8"));
+        wire.write(new byte[n]);
+        // A refused request's body is read off the wire all the same.
+        wire.write("{\"id\":2,\"op\":\"media\",\"name\":\"scan\",\"ext\":\"bmp\",\"bytes\":5}\nabcde".getBytes("UTF-8"));
+        wire.write("{\"id\":3,\"op\":\"viewport\"}\n".getBytes("UTF-8"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new Protocol(d).serve(new ByteArrayInputStream(wire.toByteArray()), out);
+        List<JSONObject> a = answers(out);
+        assertEquals("content://media/external/images/media/1", a.get(0).getString("uri"));
+        assertEquals(n, announced[0]);
+        assertEquals(n, store.total);
+        assertTrue(store.largest <= BodyStream.CHUNK);
+        assertEquals("INVALID_ARGS", a.get(1).getString("code"));
+        assertEquals(3, a.get(2).getInt("id"));
     }
 }

@@ -12,6 +12,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -101,7 +103,7 @@ public class SessionServerTest {
     public void start() throws IOException {
         listener = new TcpListener();
         server = new SessionServer(listener, new ProtocolTest.BaseDevice());
-        pool = Executors.newSingleThreadExecutor();
+        pool = Executors.newCachedThreadPool();
         running = pool.submit(new java.util.concurrent.Callable<Void>() {
             public Void call() throws IOException {
                 server.run();
@@ -181,5 +183,113 @@ public class SessionServerTest {
             throw new AssertionError("run failed after quit", e.getCause());
         }
         assertTrue("the listener is closed after quit", listener.server.isClosed());
+    }
+
+    /**
+     * On Android an uncaught Throwable on any thread kills the helper
+     * (RuntimeInit.KillApplicationHandler); here the JVM's default handler
+     * stands for it. An Error at the session thread's top ends that session
+     * only: nothing reaches the handler and the next client is served.
+     */
+    @Test
+    public void anErrorAtTheSessionTopNeitherEscapesNorStopsTheHelper() throws Exception {
+        final List<Throwable> uncaught = new CopyOnWriteArrayList<Throwable>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler(new Thread.UncaughtExceptionHandler() {
+            public void uncaughtException(Thread t, Throwable e) {
+                uncaught.add(e);
+            }
+        });
+        try {
+            final TcpListener inner = new TcpListener();
+            final boolean[] first = {true};
+            SessionServer.Listener failing = new SessionServer.Listener() {
+                public SessionServer.Connection accept() throws IOException {
+                    final SessionServer.Connection c = inner.accept();
+                    final boolean fail;
+                    synchronized (first) {
+                        fail = first[0];
+                        first[0] = false;
+                    }
+                    return new SessionServer.Connection() {
+                        public InputStream input() throws IOException {
+                            if (fail) {
+                                throw new StackOverflowError("deep");
+                            }
+                            return c.input();
+                        }
+
+                        public OutputStream output() throws IOException {
+                            return c.output();
+                        }
+
+                        public void close() throws IOException {
+                            c.close();
+                        }
+                    };
+                }
+
+                public void wake() {
+                    inner.wake();
+                }
+
+                public void close() throws IOException {
+                    inner.close();
+                }
+            };
+            ProtocolTest.BaseDevice device = new ProtocolTest.BaseDevice();
+            final SessionServer s = new SessionServer(failing, device);
+            Future<Void> run = pool.submit(new java.util.concurrent.Callable<Void>() {
+                public Void call() throws IOException {
+                    s.run();
+                    return null;
+                }
+            });
+            Client broken = new Client(inner);
+            assertEquals("the failed session is closed", null, broken.in.readLine());
+            JSONObject answer = null;
+            for (int i = 0; i < 100 && answer == null; i++) {
+                JSONObject a = new Client(inner).call(HELLO);
+                if (a.getBoolean("ok")) {
+                    answer = a;
+                } else {
+                    Thread.sleep(20);
+                }
+            }
+            assertEquals("flow-helper-v1", answer.getString("protocol"));
+            assertEquals("[]", uncaught.toString());
+            assertEquals(1, device.logged.size());
+            assertTrue(device.logged.get(0), device.logged.get(0).contains("StackOverflowError"));
+            inner.close();
+            run.cancel(true);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
+    @Test
+    public void theSessionThreadIsSetUpBeforeItServes() throws Exception {
+        final List<String> setup = new CopyOnWriteArrayList<String>();
+        TcpListener l = new TcpListener();
+        ProtocolTest.BaseDevice device = new ProtocolTest.BaseDevice();
+        final SessionServer s = new SessionServer(l, device, new Runnable() {
+            public void run() {
+                setup.add(Thread.currentThread().getName());
+                // Process.setThreadPriority throws SecurityException when refused.
+                throw new SecurityException("no permission to raise the priority");
+            }
+        });
+        Future<Void> run = pool.submit(new java.util.concurrent.Callable<Void>() {
+            public Void call() throws IOException {
+                s.run();
+                return null;
+            }
+        });
+        Client c = new Client(l);
+        assertTrue("a refused setup does not end the session", c.call(HELLO).getBoolean("ok"));
+        assertEquals("[flow-helper-session]", setup.toString());
+        assertTrue(c.call("{\"id\":2,\"op\":\"quit\"}").getBoolean("ok"));
+        run.get(10, TimeUnit.SECONDS);
+        assertEquals(1, device.logged.size());
     }
 }

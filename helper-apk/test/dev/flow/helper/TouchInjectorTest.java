@@ -125,4 +125,40 @@ public class TouchInjectorTest {
             assertEquals("injectInputEvent refused event 2 of 5 (MOVE at 17 ms)", e.getMessage());
         }
     }
+
+    /**
+     * Android 11+ holds a DOWN's injection while window animations run
+     * (UiAutomationConnection.injectInputEvent syncs input transactions
+     * before ACTION_DOWN): 400 ms here. The rest of the tap still goes out
+     * as planned after it, so the finger stays down its 50 ms.
+     */
+    @Test
+    public void aDelayedDownKeepsTheHold() throws Exception {
+        final FakeClock clock = new FakeClock();
+        final List<Long> injectedAt = new ArrayList<Long>();
+        final List<Long> eventTimes = new ArrayList<Long>();
+        TouchInjector.Sink sink = new TouchInjector.Sink() {
+            public boolean inject(PointerEventSchedule.Event e, long downTime, long eventTime) {
+                injectedAt.add(clock.now);
+                eventTimes.add(eventTime - downTime);
+                if (e.action == PointerEventSchedule.ACTION_DOWN) {
+                    clock.now += 400;
+                }
+                return true;
+            }
+        };
+        List<PointerEventSchedule.Event> tap = PointerEventSchedule.create(TouchPlan.parse(new JSONObject(
+                "{\"protocol\":\"android-touch-plan-v1\",\"kind\":\"swipe\",\"durationMs\":50,\"pointers\":[{\"pointerId\":0,"
+                        + "\"samples\":[{\"offsetMs\":0,\"x\":5,\"y\":5},{\"offsetMs\":17,\"x\":5,\"y\":5},"
+                        + "{\"offsetMs\":33,\"x\":5,\"y\":5},{\"offsetMs\":50,\"x\":5,\"y\":5}]}]}")));
+        TouchInjector.Result r = TouchInjector.run(tap, clock, sink);
+        long down = injectedAt.get(0) + 400;
+        long up = injectedAt.get(injectedAt.size() - 1);
+        assertEquals("the hold after the DOWN returned", 50, up - down);
+        // The events keep the plan's times.
+        assertEquals(Long.valueOf(50), eventTimes.get(eventTimes.size() - 1));
+        assertEquals(400, r.downWaitMs);
+        assertEquals(0, r.lateMs);
+        assertEquals(450, r.elapsedMs);
+    }
 }

@@ -134,7 +134,7 @@ public class TranscriptTest {
             // The schedule's length is the protocol's: N+1 events for one
             // contact, N+3 for two (exec/android Schedule).
             assertEquals("events scheduled for " + send, recv.optInt("injectedEvents"), events.size());
-            return new TouchInjector.Result(events.size(), recv.optLong("elapsedMs"), recv.optLong("lateMs"));
+            return new TouchInjector.Result(events.size(), recv.optLong("elapsedMs"), recv.optLong("lateMs"), recv.optLong("downWaitMs"));
         }
 
         public void key(int code, int meta, boolean longPress) throws HelperException {
@@ -149,10 +149,10 @@ public class TranscriptTest {
             maybeFail();
         }
 
-        public byte[] screenshot() throws HelperException {
+        public Capture screenshot() throws HelperException {
             call("screenshot");
             maybeFail();
-            return recvBytes;
+            return new Capture(recvBytes, recv.optBoolean("black"));
         }
 
         public void launch(String pkg, List<Extra> extras) throws HelperException {
@@ -192,11 +192,17 @@ public class TranscriptTest {
             maybeFail();
         }
 
-        public String addMedia(String name, String ext, byte[] body) throws HelperException {
+        public String addMedia(String name, String ext, BodyStream body) throws HelperException {
             call("addMedia");
             assertEquals(send.optString("name"), name);
             assertEquals(send.optString("ext"), ext);
-            assertArrayEquals(sendBody, body);
+            ByteArrayOutputStream copy = new ByteArrayOutputStream();
+            try {
+                body.copyTo(copy);
+            } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+            }
+            assertArrayEquals(sendBody, copy.toByteArray());
             maybeFail();
             return recv.optString("uri");
         }
