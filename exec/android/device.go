@@ -40,6 +40,11 @@ type Config struct {
 	// ReadyTimeout bounds the helper's start; 0 is 15 s (Maestro's bound
 	// for its driver).
 	ReadyTimeout time.Duration
+	// Warn, when set, hears what the user should know about a result that
+	// is not an error: an all-black screenshot, which is how secure
+	// windows (FLAG_SECURE) are captured. Each warning is given once per
+	// device.
+	Warn func(msg string)
 }
 
 // Device is an Android phone or emulator driven through adb and the flow
@@ -72,6 +77,7 @@ type Device struct {
 
 	recording     shellStream
 	recordingPath string
+	warnedBlack   bool
 }
 
 var (
@@ -246,7 +252,13 @@ const settleQuietMs = 200
 // Screenshot is a PNG from the helper (UiAutomation.takeScreenshot).
 func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 	var png []byte
-	err := d.helperDo(ctx, true, func(ctx context.Context, h *helper) (err error) { png, err = h.screenshot(ctx); return })
+	var black bool
+	err := d.helperDo(ctx, true, func(ctx context.Context, h *helper) (err error) { png, black, err = h.screenshot(ctx); return })
+	if err == nil && black && !d.warnedBlack && d.cfg.Warn != nil {
+		d.warnedBlack = true
+		d.cfg.Warn(fmt.Sprintf("a screenshot of %s is all black: the app shows a secure window (FLAG_SECURE), whose pixels Android captures black, "+
+			"or the screen is off; screenshot assertions and retryTapIfNoChange cannot see that screen", d.serial))
+	}
 	return png, err
 }
 

@@ -44,6 +44,14 @@ type scriptedPhone struct {
 	// the link is open and silent (pings get no answer, the shell waits
 	// for ever); blockShell: only the shell waits for ever.
 	hang, stalled, blockShell bool
+	// startOut, when set, is all am instrument prints before it ends (a
+	// helper that could not start); unplugAt > 0: the helper answers
+	// request unplugAt (and every later one when unplugAll) with the
+	// DEVICE_UNAVAILABLE of a disconnected UiAutomation and ends;
+	// black: screenshots are all black.
+	startOut         string
+	unplugAt         int
+	unplugAll, black bool
 }
 
 func newPhone() *scriptedPhone {
@@ -185,6 +193,10 @@ func (p *scriptedPhone) StartShell(ctx context.Context, serial string, argv ...s
 	p.record(argv)
 	r, w := io.Pipe()
 	s := &scriptedStream{r: r, w: w, done: make(chan struct{})}
+	if out := p.startOut; out != "" && len(argv) > 1 && argv[1] == "instrument" {
+		go func() { w.Write([]byte(out)); s.Close() }()
+		return s, nil
+	}
 	if len(argv) > 5 && argv[0] == "am" && argv[1] == "instrument" && p.ready {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -223,6 +235,8 @@ func (p *scriptedPhone) serveHelper(l net.Listener, s *scriptedStream) {
 		p.mu.Lock()
 		p.requests++
 		drop := p.dropAt != 0 && p.requests == p.dropAt || p.dropAll && op != "hello"
+		unplug := p.unplugAt != 0 && p.requests == p.unplugAt || p.unplugAll && op != "hello"
+		black := p.black
 		if op == "touch" {
 			p.touches = append(p.touches, req["plan"])
 		}
@@ -232,6 +246,12 @@ func (p *scriptedPhone) serveHelper(l net.Listener, s *scriptedStream) {
 			continue
 		}
 		if drop {
+			s.Close()
+			return
+		}
+		if unplug {
+			// helper-apk UiConnection: the answer, then the helper finishes.
+			fmt.Fprintf(c, `{"id":%d,"ok":false,"code":"DEVICE_UNAVAILABLE","message":"UiAutomation disconnected","hint":"flow starts a new helper session once per run"}`+"\n", id)
 			s.Close()
 			return
 		}
@@ -247,6 +267,9 @@ func (p *scriptedPhone) serveHelper(l net.Listener, s *scriptedStream) {
 			res = `"injectedEvents":3,"elapsedMs":50,"lateMs":0`
 		case "permissions":
 			res = `"requested":["android.permission.CAMERA","android.permission.INTERNET"]`
+		case "screenshot":
+			fmt.Fprintf(c, `{"id":%d,"ok":true,"black":%v,"bytes":4}`+"\nPNG!", id, black)
+			continue
 		case "quit":
 			fmt.Fprintf(c, `{"id":%d,"ok":true}`+"\n", id)
 			s.Close()

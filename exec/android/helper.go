@@ -145,6 +145,9 @@ type (
 		InjectedEvents int     `json:"injectedEvents"`
 		ElapsedMs      float64 `json:"elapsedMs"`
 		LateMs         float64 `json:"lateMs"`
+		// DownWaitMs is how long the DOWN's injection waited (for window
+		// animations, Android 11+); the schedule counts from its end.
+		DownWaitMs float64 `json:"downWaitMs"`
 	}
 )
 
@@ -225,8 +228,14 @@ func (h *helper) hideKeyboard(ctx context.Context) (bool, error) {
 	return out.WasShown, err
 }
 
-func (h *helper) screenshot(ctx context.Context) ([]byte, error) {
-	return h.call(ctx, "screenshot", defaultOpTimeout, nil, nil, nil)
+// screenshot returns the PNG and whether it is all black, as secure
+// windows (FLAG_SECURE) are captured.
+func (h *helper) screenshot(ctx context.Context) ([]byte, bool, error) {
+	var out struct {
+		Black bool `json:"black"`
+	}
+	png, err := h.call(ctx, "screenshot", defaultOpTimeout, nil, nil, &out)
+	return png, out.Black, err
 }
 
 func (h *helper) launch(ctx context.Context, pkg string, extras []launchExtra) error {
@@ -412,7 +421,17 @@ func (h *helper) call(ctx context.Context, op string, timeout time.Duration, arg
 		}
 	}
 	if !*head.OK {
-		return nil, h.helperErr(op, head)
+		e := h.helperErr(op, head)
+		if e.Code == canonical.CodeDeviceUnavailable {
+			// PROTOCOL.md "Framing": the helper can no longer serve (its
+			// UiAutomation disconnected), did not act on the request and
+			// ends the session. The session layer starts a new one and
+			// repeats the request there.
+			h.broken = e
+			h.written = false
+			_ = h.conn.Close()
+		}
+		return nil, e
 	}
 	if out != nil {
 		if err := json.Unmarshal(reply, out); err != nil {

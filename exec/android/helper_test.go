@@ -160,7 +160,8 @@ func invoke(t *testing.T, ctx context.Context, h *helper, send json.RawMessage, 
 	case "hideKeyboard":
 		return h.hideKeyboard(ctx)
 	case "screenshot":
-		return h.screenshot(ctx)
+		png, _, err := h.screenshot(ctx)
+		return png, err
 	case "launch":
 		var a launchArgs
 		args(&a)
@@ -470,7 +471,7 @@ func TestHelperOversizedBody(t *testing.T) {
 		_, _ = pr.ReadBytes('\n')
 		_, _ = phone.Write([]byte(`{"id":1,"ok":true,"bytes":999999999999}` + "\n"))
 	}()
-	if _, err := h.screenshot(context.Background()); canonical.CodeOf(err) != canonical.CodeDeviceUnavailable {
+	if _, _, err := h.screenshot(context.Background()); canonical.CodeOf(err) != canonical.CodeDeviceUnavailable {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -59,6 +59,20 @@ func (b *boundedBuffer) String() string {
 	return string(b.buf)
 }
 
+// statusPrefix starts every line of a status block am instrument prints
+// for Instrumentation.sendStatus (AOSP am Instrument, its keys sorted);
+// statusCodePrefix ends the block.
+const (
+	statusPrefix     = "INSTRUMENTATION_STATUS: "
+	statusCodePrefix = "INSTRUMENTATION_STATUS_CODE: "
+)
+
+// helperFailure is the helper's own failed status block (PROTOCOL.md
+// "Start and stop"): the cause and the platform's message.
+type helperFailure struct {
+	cause, message string
+}
+
 // startFailure reports whether an instrument output line means the start
 // failed (PROTOCOL.md; Maestro treats FAILED/UNABLE the same way).
 func startFailure(line string) bool {
@@ -110,21 +124,39 @@ func (d *Device) startSession(ctx context.Context) (*session, error) {
 // stream after ready, and closes s.ended when the stream ends.
 func (d *Device) awaitReady(ctx context.Context, s *session) error {
 	ready := make(chan bool, 1)
+	var failure *helperFailure
 	go func() {
 		defer close(s.ended)
 		sc := bufio.NewScanner(s.stream.Stdout())
 		sc.Buffer(make([]byte, 0, 4096), 1<<20)
 		decided := false
+		block := map[string]string{}
 		for sc.Scan() {
 			line := strings.TrimRight(sc.Text(), "\r")
 			s.out.add(line)
 			if decided {
 				continue
 			}
+			if kv, ok := strings.CutPrefix(line, statusPrefix); ok {
+				k, v, _ := strings.Cut(kv, "=")
+				block[k] = v
+			}
 			switch {
 			case line == readyLine:
 				decided = true
 				ready <- true
+			case strings.HasPrefix(line, statusCodePrefix):
+				// am sorts a block's keys, so the helper's failure is
+				// known only once its block ends.
+				if block["flowHelper"] == "failed" && block["cause"] != "" {
+					failure = &helperFailure{cause: block["cause"], message: block["message"]}
+					decided = true
+					ready <- false
+				}
+				block = map[string]string{}
+			case strings.HasPrefix(line, statusPrefix):
+				// A status line quotes the platform's words, which may say
+				// FAILED or Error: without the start having failed.
 			case startFailure(line):
 				decided = true
 				ready <- false
@@ -141,6 +173,9 @@ func (d *Device) awaitReady(ctx context.Context, s *session) error {
 		if ok {
 			return nil
 		}
+		if failure != nil {
+			return d.uiAutomationFailed(*failure)
+		}
 		// Let the rest of a failure block arrive before quoting it.
 		select {
 		case <-s.ended:
@@ -154,6 +189,28 @@ func (d *Device) awaitReady(ctx context.Context, s *session) error {
 	case <-ctx.Done():
 		return canonical.Interrupted(ctx.Err()).With("serial", d.serial)
 	}
+}
+
+// otherAutomations are the drivers that hold UiAutomation when left
+// running, and how to stop each (shared/docs/device-review.md C1).
+const otherAutomations = "stop the other automation and run again: a Maestro driver (`adb shell am force-stop dev.mobile.maestro.test` and `dev.mobile.maestro`), " +
+	"Appium's UiAutomator2 server (`adb shell am force-stop io.appium.uiautomator2.server.test`), " +
+	"a `uiautomator dump` still running (let it end), or Android Studio's Layout Inspector (close it)"
+
+// uiAutomationFailed is the error for the helper's failed status block:
+// the device is there but cannot be automated now.
+func (d *Device) uiAutomationFailed(f helperFailure) *canonical.Error {
+	switch f.cause {
+	case "uiautomation-busy":
+		return d.unavailable("another automation holds UiAutomation on %s, so the flow helper cannot start: %s", d.serial, f.message).
+			With("cause", f.cause).WithHint(otherAutomations)
+	case "uiautomation-timeout":
+		return d.unavailable("UiAutomation did not connect on %s, so the flow helper cannot start: %s", d.serial, f.message).
+			With("cause", f.cause).
+			WithHint("the device may be busy or another automation may hold UiAutomation; " + otherAutomations + "; if none runs, reboot the device")
+	}
+	return d.unavailable("the flow helper could not start on %s (%s): %s", d.serial, f.cause, f.message).
+		With("cause", f.cause).WithHint("check `adb logcat -s flow-helper` on the device and run again")
 }
 
 // connect forwards a free local port to the helper's socket, dials it and
