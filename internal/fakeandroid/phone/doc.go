@@ -38,6 +38,15 @@
 // helper quits or is stopped. If the host closes that stream first, the
 // helper keeps serving until quit or am force-stop dev.flow.helper.
 //
+// UiAutomation is one per phone and bound to the am process that started
+// the helper (uiautomation.go): with Options.UiAutomationHeldBy (or
+// HoldUiAutomation) another automation holds it and a helper start prints
+// the helper's failed block (cause uiautomation-busy, AOSP
+// UiAutomationManager.registerUiTestAutomationServiceLocked); KillAm ends
+// the am processes, after which the helper answers every UiAutomation op
+// DEVICE_UNAVAILABLE "UiAutomation disconnected" and ends its session (AOSP
+// UiAutomationConnection).
+//
 // The helper validates touch payloads as the Java helper does and replays
 // them on sim with their samples unchanged; stationary one-contact plans
 // are taps or long presses by duration. Every touch payload is kept byte

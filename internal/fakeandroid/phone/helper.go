@@ -118,7 +118,7 @@ func (s *session) serve(c net.Conn) {
 		} else {
 			res, body, err := s.do(ctx, req, r)
 			out = s.answer(req.id, res, body, err)
-			quit = req.op == "quit" && err == nil
+			quit = req.op == "quit" && err == nil || err == errUiDisconnected
 		}
 		if _, err := w.Write(out); err != nil {
 			return
@@ -211,6 +211,9 @@ func (s *session) answer(id int64, res response, body []byte, err error) []byte 
 func (s *session) do(ctx context.Context, req request, r *bufio.Reader) (response, []byte, error) {
 	p := s.p
 	f := fields(req.fields)
+	if s.uiDead.Load() && needsUiAutomation[req.op] {
+		return nil, nil, errUiDisconnected
+	}
 	switch req.op {
 	case "hello":
 		proto, err := f.str("protocol")

@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // session is one running helper instrumentation: its abstract socket and
@@ -20,6 +21,11 @@ type session struct {
 	// crashed says the instrumentation died rather than finished (the
 	// HelperDropAfter fault); am instrument reports the two differently.
 	crashed bool
+	// amKilled ends the am process that started the helper; uiDead says
+	// the helper's UiAutomation died with it (uiautomation.go).
+	amKilled chan struct{}
+	killAm   sync.Once
+	uiDead   atomic.Bool
 
 	mu       sync.Mutex
 	conn     net.Conn // the connection being served; nil when none
@@ -109,7 +115,10 @@ func (p *Phone) instrument(ctx context.Context, args []string, stdout, stderr io
 		}
 		return 0
 	}
-	s := &session{p: p, name: name, done: make(chan struct{})}
+	if p.uiAutomationHolder() != "" {
+		return p.uiAutomationBusy(wait, stdout)
+	}
+	s := &session{p: p, name: name, done: make(chan struct{}), amKilled: make(chan struct{})}
 	p.mu.Lock()
 	old := p.sessions[name]
 	p.sessions[name] = s
@@ -129,6 +138,9 @@ func (p *Phone) instrument(ctx context.Context, args []string, stdout, stderr io
 		} else {
 			fmt.Fprint(stdout, lines([]string{reply("am-instrument-finished")}))
 		}
+	case <-s.amKilled:
+		// am dies without a word; the helper process lives on.
+		return killedExit
 	case <-ctx.Done():
 	}
 	return 0

@@ -55,7 +55,12 @@ type Options struct {
 	// Permissions are what each package requests (the helper's permissions
 	// op); a package absent here requests none.
 	Permissions map[string][]string
-	Faults      Faults
+	// UiAutomationHeldBy, when set, is the package of another automation
+	// that holds UiAutomation (a Maestro driver left running,
+	// "dev.mobile.maestro.test"): the helper cannot register its own
+	// (uiautomation.go). HoldUiAutomation changes it later.
+	UiAutomationHeldBy string
+	Faults             Faults
 }
 
 // Faults make the phone misbehave the way phones do, for tests of flow's
@@ -105,6 +110,7 @@ type Phone struct {
 	mediaCount int
 	front      string // the package last brought to the front
 	closed     bool
+	uiHolder   string // the package holding UiAutomation besides the helper
 }
 
 // Grant is one pm grant or pm revoke the phone received.
@@ -129,6 +135,7 @@ func New(o Options) *Phone {
 		versionCd: max(o.HelperVersionCode, 1),
 		models:    models(o.Apps),
 		sessions:  map[string]*session{},
+		uiHolder:  o.UiAutomationHeldBy,
 	}
 	for _, m := range p.models {
 		p.apps = append(p.apps, m.AppID)
