@@ -20,13 +20,24 @@
 // screen read and every touch. There is no shell mode: a device whose
 // helper cannot be installed or started is not opened (ADR 0013).
 //
-// The helper lives only as long as the `am instrument -w` that started it:
-// UiAutomation is connected inside the am process (Instrumentation's
-// UiAutomation comes from the instrumentation's own connection, and am
-// tears the instrumentation down when its -w wait ends with the shell
-// stream). So a session is one Device's lifetime; one-off device commands
-// (`flow press …`) pay a session start each, and flow keeps the stream
-// open for as long as the device is open.
+// The helper's UiAutomation lives only as long as the `am instrument`
+// process that started it: am owns the UiAutomationConnection, and
+// system_server drops the automation when that process's binder token
+// dies (AOSP UiAutomationConnection, UiAutomationManager). The helper
+// process itself outlives am, but then sees no window and has every
+// injection refused; it answers DEVICE_UNAVAILABLE "UiAutomation
+// disconnected" (helper-apk/PROTOCOL.md) and finishes, and onHelper treats
+// that as a dropped session: one restart per device, the request repeated
+// on the new session (the helper did not act on it). So a session is one
+// Device's lifetime; one-off device commands (`flow press …`) pay a
+// session start each, and flow keeps the stream open for as long as the
+// device is open.
+//
+// UiAutomation is one per device: when another automation holds it (a
+// Maestro or Appium driver, `uiautomator dump`, Studio's Layout Inspector)
+// the helper reports its failed status block instead of crashing, and
+// opening the device is DEVICE_UNAVAILABLE naming the cause and how to stop
+// the other automation.
 //
 // A link that stays open and stops answering (a wedged USB link, a frozen
 // emulator) is found by link.go: while an operation is silent, the device

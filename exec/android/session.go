@@ -24,7 +24,7 @@ const (
 const readyLine = "INSTRUMENTATION_STATUS: flowHelper=ready"
 
 // session is one running helper: the `am instrument` stream that keeps it
-// alive (see doc.go: the helper cannot outlive that stream), the forward
+// alive (see doc.go: its UiAutomation cannot outlive am), the forward
 // to its socket, and the connection.
 type session struct {
 	stream shellStream
