@@ -3,7 +3,9 @@ package flow
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -187,6 +189,23 @@ type androidOpen struct {
 	Helper string // the helper APK's path
 	Clock  exec.Clock
 	Events exec.EventLog
+	// Warn prints what the user should know about a device's results
+	// (android.Config.Warn: an all-black screenshot).
+	Warn func(msg string)
+}
+
+// androidWarn prints device warnings on w, one "warning: " line each;
+// the devices of every shard share it, so lines never interleave.
+func androidWarn(w io.Writer) func(string) {
+	if w == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "warning: %s\n", msg)
+	}
 }
 
 // connectAndroid reaches the adb server, starting it when it is not
@@ -217,8 +236,9 @@ func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	if err != nil {
 		return nil, err
 	}
+	warn := androidWarn(o.Env.Stderr)
 	return openAll(ctx, len(serials), func(i int) (exec.Device, error) {
-		d, err := host.Open(ctx, androidOpen{Serial: serials[i], Helper: helper, Clock: clocks[i], Events: logs[i]})
+		d, err := host.Open(ctx, androidOpen{Serial: serials[i], Helper: helper, Clock: clocks[i], Events: logs[i], Warn: warn})
 		if err != nil {
 			return nil, namingSerial(err, serials[i])
 		}
