@@ -107,6 +107,10 @@ func replay(t *testing.T, file string) {
 	// before runs right before a request, to put the phone in the state
 	// the transcript's scripted device was in.
 	before := map[string]func(){}
+	if strings.HasSuffix(file, "/disconnected.jsonl") {
+		// The am process that owns the helper's UiAutomation dies.
+		before[`"id":2`] = p.KillAm
+	}
 	if strings.HasSuffix(file, "/input.jsonl") {
 		// The scripted device of the transcript has no focused field at
 		// its last text; on sim, focus stays after hideKeyboard (as on a

@@ -149,6 +149,8 @@ final class AndroidDevice implements Device {
         if (app != null) {
             return app;
         }
+        // No app window: a dead connection shows none (API 34+ reads no longer ask).
+        UiConnection.check(connection);
         Info i = info();
         return new Box(0, 0, i.width, i.height);
     }
