@@ -43,13 +43,10 @@ final class UiConnection {
      * there.
      */
     static void refresh(int sdk, Automation a) throws HelperException {
-        if (sdk >= CLEAR_CACHE_SDK) {
-            if (a.dropCache()) {
-                return;
-            }
-            check(a);
+        if (sdk >= CLEAR_CACHE_SDK && a.dropCache()) {
             return;
         }
+        // Below 34, or a cache clearCache could not reach: the old way.
         if (!a.resetServiceInfo()) {
             throw disconnected();
         }

@@ -66,10 +66,10 @@ public class UiConnectionTest {
     }
 
     @Test
-    public void aCacheThatCouldNotBeClearedIsOnlyCheckedOnce() throws Exception {
+    public void aCacheClearCacheCouldNotReachIsClearedTheOldWay() throws Exception {
         FakeAutomation a = new FakeAutomation();
         a.cacheCleared = false;
         UiConnection.refresh(35, a);
-        assertEquals("[clearCache, getServiceInfo]", a.calls.toString());
+        assertEquals("[clearCache, getServiceInfo, setServiceInfo]", a.calls.toString());
     }
 }
