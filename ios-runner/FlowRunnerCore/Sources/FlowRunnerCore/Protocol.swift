@@ -79,9 +79,10 @@ public let maxBodyBytes = 4 << 20
 public let maxHoldMs = 10000
 
 /// The most characters one erase deletes: deletes are typed at Maestro's
-/// 30 a second on the main thread, so 1000 is about 33 s, inside flow's
-/// 30 s-plus bound only just; Maestro's eraseText erases 50 by default.
-public let maxEraseCount = 1000
+/// pace, 30 a second (WebDriverAgent's typing frequency is keys per
+/// second), on the main thread, so 500 take about 17 s, well inside flow's
+/// 30 s bound for a command; Maestro's eraseText erases 50 by default.
+public let maxEraseCount = 500
 
 /// Decodes a request body: its commandId (0 when absent, as the answer
 /// then carries) and the command or the refusal to answer with.

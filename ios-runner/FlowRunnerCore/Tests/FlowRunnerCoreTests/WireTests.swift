@@ -134,7 +134,7 @@ final class WireTests: XCTestCase {
         let accepted: [(String, Command)] = [
             (#"{"command":"longPress","commandId":1,"x":1,"y":2,"holdMs":10000}"#, .longPress(x: 1, y: 2, holdMs: 10000)),
             (#"{"command":"longPress","commandId":1,"x":1,"y":2,"holdMs":0}"#, .longPress(x: 1, y: 2, holdMs: 0)),
-            (#"{"command":"erase","commandId":1,"count":1000}"#, .erase(count: 1000)),
+            (#"{"command":"erase","commandId":1,"count":500}"#, .erase(count: 500)),
             (#"{"command":"erase","commandId":1,"count":0}"#, .erase(count: 0)),
         ]
         for (body, want) in accepted {
@@ -143,8 +143,8 @@ final class WireTests: XCTestCase {
         let refused: [(String, String)] = [
             (#"{"command":"longPress","commandId":1,"x":1,"y":2,"holdMs":10001}"#, #"longPress: field "holdMs" must be between 0 and 10000 ms, not 10001"#),
             (#"{"command":"longPress","commandId":1,"x":1,"y":2,"holdMs":-1}"#, #"longPress: field "holdMs" must be between 0 and 10000 ms, not -1"#),
-            (#"{"command":"erase","commandId":1,"count":1001}"#, #"erase: field "count" must be between 0 and 1000 characters, not 1001"#),
-            (#"{"command":"erase","commandId":1,"count":-3}"#, #"erase: field "count" must be between 0 and 1000 characters, not -3"#),
+            (#"{"command":"erase","commandId":1,"count":501}"#, #"erase: field "count" must be between 0 and 500 characters, not 501"#),
+            (#"{"command":"erase","commandId":1,"count":-3}"#, #"erase: field "count" must be between 0 and 500 characters, not -3"#),
         ]
         for (body, message) in refused {
             guard case let .failure(e) = decodeRequest(Data(body.utf8)).command else {
