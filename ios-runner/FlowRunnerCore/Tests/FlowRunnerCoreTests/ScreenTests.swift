@@ -44,7 +44,7 @@ final class ScreenTests: XCTestCase {
     }
 
     /// A keyboard that goes after `after` drags (nil: never).
-    func run(keyboardUp: Bool, goesAfter after: Int?) -> (Result<Bool, RunnerError>, drags: Int, pauses: [Double]) {
+    func hide(keyboardUp: Bool, goesAfter after: Int?) -> (Result<Bool, RunnerError>, drags: Int, pauses: [Double]) {
         var drags = 0
         var pauses: [Double] = []
         var up = keyboardUp
@@ -58,20 +58,20 @@ final class ScreenTests: XCTestCase {
     }
 
     func testHideKeyboard() {
-        let none = run(keyboardUp: false, goesAfter: 1)
+        let none = hide(keyboardUp: false, goesAfter: 1)
         XCTAssertEqual(try none.0.get(), false)
         XCTAssertEqual(none.drags, 0, "no keyboard, no drag")
 
-        let first = run(keyboardUp: true, goesAfter: 1)
+        let first = hide(keyboardUp: true, goesAfter: 1)
         XCTAssertEqual(try first.0.get(), true)
         XCTAssertEqual(first.drags, 1)
         XCTAssertEqual(first.pauses, [hideKeyboardPauseSeconds])
 
-        let second = run(keyboardUp: true, goesAfter: 2)
+        let second = hide(keyboardUp: true, goesAfter: 2)
         XCTAssertEqual(try second.0.get(), true)
         XCTAssertEqual(second.drags, 2)
 
-        let stays = run(keyboardUp: true, goesAfter: nil)
+        let stays = hide(keyboardUp: true, goesAfter: nil)
         XCTAssertEqual(stays.drags, 2)
         guard case let .failure(e) = stays.0 else { return XCTFail("a keyboard that stays is no success") }
         XCTAssertEqual(e, keyboardStaysError)
