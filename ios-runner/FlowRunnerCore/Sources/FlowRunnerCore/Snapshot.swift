@@ -108,17 +108,20 @@ func element(_ s: SnapshotRecord, depth: Int, maxDepth: Int) -> Element {
 }
 
 /// SpringBoard's alerts (permission, notification and tracking prompts)
-/// put beside the app's tree, before its children as Maestro puts
-/// SpringBoard's tree before the app's, so that `tapOn: "Allow"` finds the
-/// button although it belongs to another process. The app's tree stays the
-/// root: flow reads the app's frame there. A SpringBoard that could not be
-/// read, or shows no alert, leaves the app's tree as it is.
+/// put beside the app's tree, after its children (drawn over them, and
+/// where flow's fake runner puts them), so that `tapOn: "Allow"` finds the
+/// button although it belongs to another process: Maestro returns
+/// SpringBoard's tree beside the app's for the same reason. Only the alerts
+/// come: SpringBoard's icons and status bar would match selectors the app
+/// never showed. The app's tree stays the root (flow reads the app's frame
+/// there). A SpringBoard that could not be read, or shows no alert, leaves
+/// the app's tree as it is.
 public func withSystemAlerts(_ app: Element, springboard: Element?) -> Element {
     guard let springboard = springboard else { return app }
     let alerts = alertSubtrees(springboard)
     if alerts.isEmpty { return app }
     var out = app
-    out.children = alerts + app.children
+    out.children = app.children + alerts
     return out
 }
 

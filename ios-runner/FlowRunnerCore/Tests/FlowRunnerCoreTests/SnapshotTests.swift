@@ -84,8 +84,8 @@ final class SnapshotTests: XCTestCase {
         let joined = withSystemAlerts(app, springboard: springboard)
         XCTAssertEqual(joined.label, "Shop", "the app stays the root")
         XCTAssertEqual(joined.frame, app.frame)
-        XCTAssertEqual(joined.children.map(\.type), ["alert", "button"])
-        XCTAssertEqual(joined.children[0], alert, "the alert whole, Allow included")
+        XCTAssertEqual(joined.children.map(\.type), ["button", "alert"], "the app's children, then SpringBoard's alerts")
+        XCTAssertEqual(joined.children[1], alert, "the alert whole, Allow included")
         XCTAssertFalse(joined.children.contains { $0.label == "Safari" }, "SpringBoard's icons stay out")
 
         XCTAssertEqual(withSystemAlerts(app, springboard: nil), app)
