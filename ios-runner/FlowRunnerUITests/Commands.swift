@@ -101,18 +101,18 @@ final class Commands {
             try press(FlowPoint(x: x, y: y), hold: Double(max(holdMs, 1)) / 1000)
             return .object([])
         case let .typeText(text):
-            try typeSteps(typingSteps(text), whole: text, command: command.name)
+            try typeSteps(typingSteps(text), whole: text, for: command)
             return .object([])
         case let .erase(count):
             // count is within 0...maxEraseCount (decodeRequest, R14).
             if count > 0 {
                 let deletes = String(repeating: XCUIKeyboardKey.delete.rawValue, count: count)
-                try typeSteps(keySteps(deletes), whole: deletes, command: command.name)
+                try typeSteps(keySteps(deletes), whole: deletes, for: command)
             }
             return .object([])
         case let .key(name):
             let key = name == .enter ? XCUIKeyboardKey.return.rawValue : XCUIKeyboardKey.delete.rawValue
-            try typeSteps(keySteps(key), whole: key, command: command.name)
+            try typeSteps(keySteps(key), whole: key, for: command)
             return .object([])
         case let .button(name):
             try pressButton(name)
@@ -320,13 +320,17 @@ final class Commands {
 
     /// Types as Maestro and WebDriverAgent do (R5/R6): synthesized text
     /// records into the focused field, at Typing.swift's pace, with no
-    /// XCUIElement.typeText focus checks or idle waits. The field must have
-    /// the focus within focusWaitMs; without the text bridge, typeText of
-    /// the whole text does it.
-    func typeSteps(_ steps: [TypingStep], whole: String, command: String) throws {
+    /// XCUIElement.typeText focus checks or idle waits. Without a focused
+    /// field the command fails or does nothing, as focusPolicy says; without
+    /// the text bridge, typeText of the whole text does it.
+    func typeSteps(_ steps: [TypingStep], whole: String, for command: Command) throws {
         let app = front()
-        guard waitUntil(timeoutMs: focusWaitMs, everyMs: focusPollMs, clock: clock, { self.hasFocus(app) }) else {
-            throw noFocusError(command)
+        if let policy = focusPolicy(command),
+           !waitUntil(timeoutMs: policy.waitMs, everyMs: focusPollMs, clock: clock, { self.hasFocus(app) }) {
+            switch policy.without {
+            case .fail: throw noFocusError(command.name)
+            case .skip: return
+            }
         }
         guard FlowTextBridgeAvailable() else {
             app.typeText(whole)
@@ -336,7 +340,7 @@ final class Commands {
         for step in steps {
             var error: NSError?
             if !FlowTypeText(step.text, UInt(step.typingSpeed), pid, &error) {
-                throw RunnerError.commandFailed("\(command): \(error?.localizedDescription ?? "the synthesized text failed")",
+                throw RunnerError.commandFailed("\(command.name): \(error?.localizedDescription ?? "the synthesized text failed")",
                                                 hint: "this Xcode's XCTest may lack the private text API; report it with `xcodebuild -version`")
             }
             if step.pauseAfter > 0 {

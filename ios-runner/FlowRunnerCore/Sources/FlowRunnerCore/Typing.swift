@@ -42,11 +42,35 @@ public func keySteps(_ keys: String) -> [TypingStep] {
     keys.isEmpty ? [] : [TypingStep(text: keys, typingSpeed: typingSpeed)]
 }
 
-/// How long text entry waits for a field to take the keyboard focus before
-/// it gives up (Maestro's eraseText waits 1 s for the keyboard, looking
-/// every 0.2 s).
+/// How long text entry looks for a field with the keyboard focus (Maestro's
+/// eraseText waits 1 s for the keyboard, looking every 0.2 s).
 public let focusWaitMs = 1000.0
 public let focusPollMs = 200.0
+
+/// What a typing command does when no field has the keyboard focus.
+public enum WithoutFocus: Equatable {
+    /// COMMAND_FAILED (noFocusError): the text would vanish and the flow
+    /// fail later, far from its cause.
+    case fail
+    /// Nothing, successfully: the keys would have gone nowhere on a device
+    /// too, and erasing is often defensive.
+    case skip
+}
+
+/// How long a typing command waits for the focus, and what it does
+/// without: inputText waits and fails (as flow's sim fails it); eraseText
+/// waits as Maestro waits, then erases nothing (as Maestro and sim do);
+/// Enter and Backspace are pressed at once or not at all (Maestro sends
+/// them unchecked; sim ignores them without a field). nil for commands that
+/// type nothing.
+public func focusPolicy(_ command: Command) -> (waitMs: Double, without: WithoutFocus)? {
+    switch command {
+    case .typeText: return (focusWaitMs, .fail)
+    case .erase: return (focusWaitMs, .skip)
+    case .key: return (0, .skip)
+    default: return nil
+    }
+}
 
 /// The refusal when nothing has the keyboard focus: synthesized text goes
 /// to the focused field, and with none it would vanish without a trace.

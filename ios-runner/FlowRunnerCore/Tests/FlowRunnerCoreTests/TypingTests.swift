@@ -31,6 +31,20 @@ final class TypingTests: XCTestCase {
         XCTAssertEqual(keySteps(""), [])
     }
 
+    func testWithoutFocus() {
+        let type = focusPolicy(.typeText("x"))
+        XCTAssertEqual(type?.waitMs, focusWaitMs)
+        XCTAssertEqual(type?.without, .fail)
+        let erase = focusPolicy(.erase(count: 3))
+        XCTAssertEqual(erase?.waitMs, focusWaitMs)
+        XCTAssertEqual(erase?.without, .skip)
+        let key = focusPolicy(.key(.enter))
+        XCTAssertEqual(key?.waitMs, 0)
+        XCTAssertEqual(key?.without, .skip)
+        XCTAssertNil(focusPolicy(.tap(x: 1, y: 2)))
+        XCTAssertNil(focusPolicy(.hideKeyboard))
+    }
+
     func testNoFocusWording() {
         let e = noFocusError("type")
         XCTAssertEqual(e.code, "COMMAND_FAILED")
