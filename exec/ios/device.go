@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -276,14 +277,25 @@ func (d *Device) PerformGesture(ctx context.Context, plan planner.Plan) error {
 	return d.c.call(ctx, CommandGesture, fields, time.Duration(plan.DurationMs)*time.Millisecond+defaultCommandTimeout, nil)
 }
 
-// InputText types any Unicode text.
+// InputText types any Unicode text. The runner types at Maestro's pace,
+// so a long text is given the time its typing takes on top of the usual
+// bound.
 func (d *Device) InputText(ctx context.Context, text string) error {
-	return d.c.call(ctx, "type", map[string]any{"text": text}, 0, nil)
+	return d.c.call(ctx, "type", map[string]any{"text": text}, defaultCommandTimeout+typingTime(utf8.RuneCountInString(text)), nil)
 }
 
-// EraseText presses delete count times.
+// EraseText presses delete count times, in requests of at most maxErase
+// deletes (the runner refuses more in one: a request holds its main thread).
 func (d *Device) EraseText(ctx context.Context, count int) error {
-	return d.c.call(ctx, "erase", map[string]any{"count": count}, 0, nil)
+	for {
+		n := min(count, maxErase)
+		if err := d.c.call(ctx, "erase", map[string]any{"count": n}, defaultCommandTimeout+typingTime(n), nil); err != nil {
+			return err
+		}
+		if count -= n; count <= 0 {
+			return nil
+		}
+	}
 }
 
 // PressKey presses the keys iOS has (Maestro's iOS map): enter and

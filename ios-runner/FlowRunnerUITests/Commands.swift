@@ -1,22 +1,56 @@
 import XCTest
 
-/// Runs flow-runner-v1 commands with XCUITest. Everything here runs on the
-/// main thread, one command at a time (Server).
+/// The system's uptime in ms, and a pause that runs the main run loop so
+/// that XCTest's own callbacks keep being served while the runner waits.
+struct RunLoopClock: RunnerClock {
+    func nowMs() -> Double { ProcessInfo.processInfo.systemUptime * 1000 }
+    func sleep(ms: Double) { RunLoop.current.run(until: Date().addingTimeInterval(ms / 1000)) }
+}
+
+/// Runs body with Objective-C exceptions caught (FlowCatch.h): an
+/// NSException raised inside becomes CaughtException, which the command
+/// layer answers as COMMAND_FAILED (review R2).
+func catchingObjC<T>(_ body: () throws -> T) throws -> T {
+    // The block runs before FlowTry returns; withoutActuallyEscaping lets
+    // it hold body whichever way Swift imports the block parameter.
+    return try withoutActuallyEscaping(body) { body in
+        var result: Result<T, Error>?
+        var error: NSError?
+        let ok = FlowTry({ result = Result { try body() } }, &error)
+        guard ok, let r = result else {
+            throw CaughtException(name: error?.userInfo[FlowExceptionNameKey] as? String ?? "NSException",
+                                  reason: error?.userInfo[FlowExceptionReasonKey] as? String ?? "no reason given")
+        }
+        return try r.get()
+    }
+}
+
+/// Runs flow-runner-v1 commands with XCUITest. XCUIApplication and
+/// XCUIElement are main-actor types from Xcode 16.3 on (review R1): all of
+/// this runs on the main actor, one command at a time (Server serializes
+/// them). What needs no XCTest is FlowRunnerCore's and tested there:
+/// decoding and the per-command error handling (Dispatch.swift), the
+/// foreground app (Foreground.swift), orientation and hideKeyboard
+/// (Screen.swift), settle (Settle.swift), typing (Typing.swift), snapshots
+/// (Snapshot.swift).
+@MainActor
 final class Commands {
     let started = Date()
-    let springboard = XCUIApplication(bundleIdentifier: "com.apple.springboard")
-    /// The app flow last read, launched or gestured on: commands without
-    /// app ids (type, erase, keys) address it.
-    var current: XCUIApplication?
-    /// XCTest failures recorded while the command runs (FlowRunnerTests
-    /// diverts them here): XCUITest reports a launch that failed or text with
-    /// no focused field that way instead of throwing.
-    private(set) var issues: [String] = []
+    let springboard = XCUIApplication(bundleIdentifier: springboardBundleId)
+    let issues: IssueLog
+    let clock = RunLoopClock()
+    let hierarchy = Hierarchy()
+    /// The bundle id of the app flow last read, launched or gestured on:
+    /// commands without app ids (type, erase, keys) address it while it is
+    /// in front.
+    var current: String?
+    /// Why the running apps could not be listed, logged once.
+    private var runningAppsFailure: String?
 
     static let version = "1.0"
 
-    func noteIssue(_ description: String) {
-        issues.append(description)
+    init(issues: IssueLog) {
+        self.issues = issues
     }
 
     var isSimulator: Bool {
@@ -28,31 +62,12 @@ final class Commands {
     }
 
     /// Decodes, runs and answers one request body; quit is true for `quit`.
+    /// Every command runs inside an Objective-C catch and with XCTest's
+    /// issues diverted to it: nothing a command does ends the session.
     func handle(_ body: Data) -> (answer: Data, quit: Bool) {
-        let (id, decoded) = decodeRequest(body)
-        switch decoded {
-        case let .failure(e):
-            return (encodeAnswer(commandId: id, .failure(e)), false)
-        case let .success(command):
-            issues = []
-            var result: Result<JSON, RunnerError>
-            do {
-                result = .success(try run(command))
-            } catch let e as RunnerError {
-                result = .failure(e)
-            } catch {
-                result = .failure(.internalError("\(error)"))
-            }
-            if case .success = result, let issue = issues.first {
-                // XCUITest did not do what it was asked, though it returned.
-                result = .failure(.commandFailed("XCUITest: \(issue)",
-                                                 hint: "check the device: the app may have gone, or no field has the keyboard focus"))
-            }
-            if case .quit = command {
-                return (encodeAnswer(commandId: id, result), true)
-            }
-            return (encodeAnswer(commandId: id, result), false)
-        }
+        handleRequest(body, issues: issues, guarded: { work in try catchingObjC(work) }, run: { command in
+            try self.run(command)
+        })
     }
 
     func run(_ command: Command) throws -> JSON {
@@ -64,39 +79,46 @@ final class Commands {
                 ("simulator", .bool(isSimulator)),
             ])
         case let .hierarchy(appIds, maxDepth):
-            let app = foreground(appIds)
-            return .object([("root", try Hierarchy.read(app, maxDepth: maxDepth).json)])
+            return .object([("root", try screen(foreground(appIds), maxDepth: maxDepth, capMs: nil).json)])
         case let .settle(appIds, maxDepth, quietMs, timeoutMs):
-            return try settle(foreground(appIds), maxDepth: maxDepth, quietMs: quietMs, timeoutMs: timeoutMs)
+            let app = foreground(appIds)
+            let settled = try settle(quietMs: quietMs, timeoutMs: timeoutMs, clock: clock) { capMs in
+                try self.screen(app, maxDepth: maxDepth, capMs: capMs)
+            }
+            if settled.failedReads > 0 {
+                NSLog("%@", "flow-runner: settle kept its last good read: \(settled.failedReads) of \(settled.reads + settled.failedReads) reads failed")
+            }
+            return settled.json
         case let .viewport(appIds):
             return viewport(foreground(appIds))
         case let .gesture(plan, bundle):
             return try gesture(plan, bundle: bundle)
         case let .tap(x, y):
-            try press(FlowPoint(x: x, y: y), hold: 0.05)
+            try press(FlowPoint(x: x, y: y), hold: tapLiftSeconds)
             return .object([])
         case let .longPress(x, y, holdMs):
+            // holdMs is within 0...maxHoldMs (decodeRequest, R14).
             try press(FlowPoint(x: x, y: y), hold: Double(max(holdMs, 1)) / 1000)
             return .object([])
         case let .typeText(text):
-            try typeIntoFocus(text)
+            try typeSteps(typingSteps(text), whole: text, for: command)
             return .object([])
         case let .erase(count):
+            // count is within 0...maxEraseCount (decodeRequest, R14).
             if count > 0 {
-                try typeIntoFocus(String(repeating: XCUIKeyboardKey.delete.rawValue, count: count))
+                let deletes = String(repeating: XCUIKeyboardKey.delete.rawValue, count: count)
+                try typeSteps(keySteps(deletes), whole: deletes, for: command)
             }
             return .object([])
         case let .key(name):
-            switch name {
-            case .enter: try typeIntoFocus(XCUIKeyboardKey.return.rawValue)
-            case .backspace: try typeIntoFocus(XCUIKeyboardKey.delete.rawValue)
-            }
+            let key = name == .enter ? XCUIKeyboardKey.return.rawValue : XCUIKeyboardKey.delete.rawValue
+            try typeSteps(keySteps(key), whole: key, for: command)
             return .object([])
         case let .button(name):
             try pressButton(name)
             return .object([])
         case .hideKeyboard:
-            return try hideKeyboard()
+            return try dismissKeyboard()
         case .screenshot:
             let png = XCUIScreen.main.screenshot().pngRepresentation
             return .object([("pngBase64", .string(png.base64EncodedString()))])
@@ -117,24 +139,65 @@ final class Commands {
         }
     }
 
-    /// The first of appIds that runs in the foreground, else the one flow
-    /// used last if it does, else SpringBoard (the home screen, alerts).
-    func foreground(_ appIds: [String]) -> XCUIApplication {
-        for id in appIds {
-            let app = XCUIApplication(bundleIdentifier: id)
-            if app.state == .runningForeground {
-                current = app
-                return app
+    /// The screen flow reads: the app's tree, with SpringBoard's alerts
+    /// beside it (M4) unless SpringBoard is the app; capMs bounds each
+    /// snapshot (settle), nil leaves XCTest's own timeout.
+    func screen(_ app: XCUIApplication, maxDepth: Int, capMs: Double?) throws -> Element {
+        let read: (XCUIApplication) throws -> Element = { a in
+            if let cap = capMs {
+                return try self.hierarchy.read(a, maxDepth: maxDepth, capMs: cap)
             }
+            return try self.hierarchy.read(a, maxDepth: maxDepth)
         }
-        if let app = current, app.state == .runningForeground {
-            return app
+        let tree = try read(app)
+        if app === springboard {
+            return tree
         }
-        return springboard
+        // SpringBoard's read failing must not fail the app's (Maestro
+        // ignores it too).
+        return withSystemAlerts(tree, springboard: try? read(springboard))
     }
 
-    /// The app flow addresses when a command names none: the one it used
-    /// last while that is in front, else SpringBoard.
+    /// The app in front (M3): flow's app ids first, then the app it used
+    /// last, then every app the accessibility client lists as running;
+    /// SpringBoard when none is in front. Foreground.swift decides; this
+    /// only asks XCTest.
+    func foreground(_ appIds: [String]) -> XCUIApplication {
+        var states: [String: RunState] = [:]
+        let state: (String) -> RunState = { id in
+            if let s = states[id] { return s }
+            let s = RunState(rawValue: Int(XCUIApplication(bundleIdentifier: id).state.rawValue)) ?? .unknown
+            states[id] = s
+            return s
+        }
+        var found = foregroundApp(requested: appIds, last: current, running: [], state: state)
+        if found == nil {
+            found = foregroundApp(requested: [], last: nil, running: runningApps(), state: state)
+        }
+        guard let id = found else { return springboard }
+        current = id
+        return XCUIApplication(bundleIdentifier: id)
+    }
+
+    /// The apps the device runs, as the accessibility client lists them;
+    /// none when this XCTest cannot tell (logged once).
+    func runningApps() -> [RunningApp] {
+        var error: NSError?
+        guard let list = FlowActiveApplications(&error) else {
+            let why = error?.localizedDescription ?? "the running apps cannot be listed"
+            if runningAppsFailure != why {
+                runningAppsFailure = why
+                NSLog("%@", "flow-runner: \(why); only flow's own apps can be found in front")
+            }
+            return []
+        }
+        return list.compactMap { d -> RunningApp? in
+            guard let id = d["bundleId"] as? String, let pid = d["pid"] as? NSNumber else { return nil }
+            return RunningApp(bundleId: id, pid: pid.int32Value)
+        }
+    }
+
+    /// The app flow addresses when a command names none.
     func front() -> XCUIApplication {
         foreground([])
     }
@@ -151,88 +214,42 @@ final class Commands {
     }
 
     func appState(_ app: XCUIApplication) -> AppState {
-        AppState(orientation: interfaceOrientation(app), window: windowFrame(app))
+        AppState(orientation: orientation(of: app), window: windowFrame(app))
     }
 
     /// The app's window: the first window's frame, else the app's own.
     func windowFrame(_ app: XCUIApplication) -> FlowRect {
         let window = app.windows.firstMatch
-        let f = window.exists ? window.frame : app.frame
-        return FlowRect(x: Double(f.origin.x), y: Double(f.origin.y), width: Double(f.size.width), height: Double(f.size.height))
+        return hierarchy.rect(window.exists ? window.frame : app.frame)
     }
 
     static let interfaceOrientationSelector = NSSelectorFromString("interfaceOrientation")
 
-    /// The app's UIInterfaceOrientation. XCUIApplication answers it
-    /// privately (agent-device reads the same), checked before it is asked.
-    /// Without it the device's orientation stands in: the raw values
-    /// coincide for the four upright ones (a device turned landscape-left,
-    /// 3, shows the interface landscape-right, 3, and the other way round
-    /// for 4), unless the window's shape says the app did not rotate; lying
-    /// flat, the window's shape decides alone.
-    func interfaceOrientation(_ app: XCUIApplication) -> Int {
+    /// The app's UIInterfaceOrientation: XCUIApplication's private answer
+    /// when it has one, else the fallback of Screen.swift.
+    func orientation(of app: XCUIApplication) -> Int {
+        var reported: Int?
         if app.responds(to: Commands.interfaceOrientationSelector),
-           let n = app.value(forKey: "interfaceOrientation") as? NSNumber, (1...4).contains(n.intValue) {
-            return n.intValue
+           let n = app.value(forKey: "interfaceOrientation") as? NSNumber {
+            reported = n.intValue
         }
-        let w = windowFrame(app)
-        let wide = w.width > w.height
-        let raw = XCUIDevice.shared.orientation.rawValue
-        switch raw {
-        case Orientation.portrait, Orientation.portraitUpsideDown:
-            if !wide { return raw }
-        case Orientation.landscapeRight, Orientation.landscapeLeft:
-            if wide { return raw }
-        default:
-            break
-        }
-        return wide ? Orientation.landscapeRight : Orientation.portrait
+        return interfaceOrientation(reported: reported, device: XCUIDevice.shared.orientation.rawValue, window: windowFrame(app))
     }
 
     func viewport(_ app: XCUIApplication) -> JSON {
         let w = windowFrame(app)
         var members: [(String, JSON)] = [
             ("x", .number(w.x)), ("y", .number(w.y)), ("w", .number(w.width)), ("h", .number(w.height)),
-            ("orientation", .string(Orientation.name(interfaceOrientation(app)))),
+            ("orientation", .string(Orientation.name(orientation(of: app)))),
         ]
         let keyboard = app.keyboards.firstMatch
         if keyboard.exists {
-            let k = keyboard.frame
+            let k = hierarchy.rect(keyboard.frame)
             members.append(("keyboard", .object([
-                ("x", .number(Double(k.origin.x))), ("y", .number(Double(k.origin.y))),
-                ("w", .number(Double(k.size.width))), ("h", .number(Double(k.size.height))),
+                ("x", .number(k.x)), ("y", .number(k.y)), ("w", .number(k.width)), ("h", .number(k.height)),
             ])))
         }
         return .object(members)
-    }
-
-    /// Snapshots until none changed for quietMs (still) or timeoutMs passed
-    /// (not still, not an error), comparing versions in the runner so flow
-    /// pays one round trip.
-    func settle(_ app: XCUIApplication, maxDepth: Int, quietMs: Int, timeoutMs: Int) throws -> JSON {
-        let start = Date()
-        var root = try Hierarchy.read(app, maxDepth: maxDepth)
-        var version = root.version
-        var sameSince = Date()
-        var still = false
-        while true {
-            let now = Date()
-            if now.timeIntervalSince(sameSince) * 1000 >= Double(quietMs) {
-                still = true
-                break
-            }
-            if now.timeIntervalSince(start) * 1000 >= Double(timeoutMs) {
-                break
-            }
-            RunLoop.current.run(until: Date().addingTimeInterval(0.05))
-            let next = try Hierarchy.read(app, maxDepth: maxDepth)
-            if next.version != version {
-                root = next
-                version = next.version
-                sameSince = Date()
-            }
-        }
-        return .object([("root", root.json), ("still", .bool(still)), ("version", .string(version)), ("opaque", .bool(false))])
     }
 
     func gesture(_ plan: GesturePlan, bundle: String?) throws -> JSON {
@@ -253,7 +270,7 @@ final class Commands {
         case let .success(r): record = r
         }
         let startMs = (ProcessInfo.processInfo.systemUptime * 1000).rounded()
-        try perform(record)
+        try perform(record, on: app)
         let endMs = (ProcessInfo.processInfo.systemUptime * 1000).rounded()
         return .object([
             ("startUptimeMs", .number(startMs)), ("endUptimeMs", .number(endMs)),
@@ -261,19 +278,11 @@ final class Commands {
         ])
     }
 
-    /// Performs a record through the private event bridge.
-    func perform(_ record: EventRecord) throws {
-        let paths: [[[String: Any]]] = record.paths.map { events in
-            events.map { e -> [String: Any] in
-                switch e {
-                case let .touch(p, o): return ["type": "touch", "offset": o, "x": p.x, "y": p.y]
-                case let .move(p, o): return ["type": "move", "offset": o, "x": p.x, "y": p.y]
-                case let .lift(o): return ["type": "lift", "offset": o]
-                }
-            }
-        }
+    /// Performs a record through the private event bridge, aimed at the
+    /// app's process (R4: targetProcessID).
+    func perform(_ record: EventRecord, on app: XCUIApplication) throws {
         var error: NSError?
-        if !FlowPerformEventRecord(record.name, record.interfaceOrientation, paths, &error) {
+        if !FlowPerformEventRecord(record.name, record.interfaceOrientation, record.bridgePaths, FlowProcessID(app), &error) {
             throw RunnerError.commandFailed(error?.localizedDescription ?? "the synthesized \(record.name) failed",
                                             hint: "this Xcode's XCTest may lack the private event API flow's gestures use; report it with `xcodebuild -version`")
         }
@@ -286,26 +295,58 @@ final class Commands {
         if FlowEventBridgeAvailable() {
             switch tapRecord(p, holdSeconds: hold, app: appState(app)) {
             case let .failure(e): throw e
-            case let .success(r): try perform(r)
+            case let .success(r): try perform(r, on: app)
             }
             return
         }
         let origin = app.coordinate(withNormalizedOffset: CGVector(dx: 0, dy: 0))
         let at = origin.withOffset(CGVector(dx: p.x, dy: p.y))
-        if hold <= 0.05 {
+        if hold <= tapLiftSeconds {
             at.tap()
         } else {
             at.press(forDuration: hold)
         }
     }
 
-    /// Types into whatever has the keyboard focus in the app in front. The
-    /// software keyboard is not required: with a hardware keyboard attached
-    /// to a simulator it stays hidden while typing still works. Without a
-    /// focused field XCUITest records an issue, which handle answers as
-    /// COMMAND_FAILED.
-    func typeIntoFocus(_ text: String) throws {
-        front().typeText(text)
+    /// Whether a field of the app holds the keyboard focus: the software
+    /// keyboard is up, or (a hardware keyboard attached to a simulator
+    /// hides it) an element answers hasKeyboardFocus.
+    func hasFocus(_ app: XCUIApplication) -> Bool {
+        if app.keyboards.firstMatch.exists {
+            return true
+        }
+        return app.descendants(matching: .any).matching(NSPredicate(format: "hasKeyboardFocus == YES")).firstMatch.exists
+    }
+
+    /// Types as Maestro and WebDriverAgent do (R5/R6): synthesized text
+    /// records into the focused field, at Typing.swift's pace, with no
+    /// XCUIElement.typeText focus checks or idle waits. Without a focused
+    /// field the command fails or does nothing, as focusPolicy says; without
+    /// the text bridge, typeText of the whole text does it.
+    func typeSteps(_ steps: [TypingStep], whole: String, for command: Command) throws {
+        let app = front()
+        if let policy = focusPolicy(command),
+           !waitUntil(timeoutMs: policy.waitMs, everyMs: focusPollMs, clock: clock, { self.hasFocus(app) }) {
+            switch policy.without {
+            case .fail: throw noFocusError(command.name)
+            case .skip: return
+            }
+        }
+        guard FlowTextBridgeAvailable() else {
+            app.typeText(whole)
+            return
+        }
+        let pid = FlowProcessID(app)
+        for step in steps {
+            var error: NSError?
+            if !FlowTypeText(step.text, UInt(step.typingSpeed), pid, &error) {
+                throw RunnerError.commandFailed("\(command.name): \(error?.localizedDescription ?? "the synthesized text failed")",
+                                                hint: "this Xcode's XCTest may lack the private text API; report it with `xcodebuild -version`")
+            }
+            if step.pauseAfter > 0 {
+                clock.sleep(ms: step.pauseAfter * 1000)
+            }
+        }
     }
 
     func pressButton(_ name: ButtonName) throws {
@@ -324,29 +365,17 @@ final class Commands {
         }
     }
 
-    /// Maestro's iOS hideKeyboard: with the keyboard up, a 50 ms swipe
-    /// from mid-screen a little up (50% to 47% of the height); if that left
-    /// it up, one a little left (50% to 47% of the width). Views that
-    /// dismiss their keyboard on a drag take either. The keyboard is checked
-    /// before, between and after; one that stays is COMMAND_FAILED.
-    func hideKeyboard() throws -> JSON {
+    /// Maestro's iOS hideKeyboard (Screen.swift): two short drags, the
+    /// keyboard checked before, between and after.
+    func dismissKeyboard() throws -> JSON {
         let app = front()
-        guard keyboardShown(app) else {
-            return .object([("wasShown", .bool(false))])
-        }
         let state = appState(app)
-        let w = state.window
-        let middle = FlowPoint(x: w.x + w.width * 0.5, y: w.y + w.height * 0.5)
-        let ends = [FlowPoint(x: middle.x, y: w.y + w.height * 0.47), FlowPoint(x: w.x + w.width * 0.47, y: middle.y)]
-        for end in ends {
-            try swipe(app, from: middle, to: end, durationMs: 50, state: state)
-            RunLoop.current.run(until: Date().addingTimeInterval(0.3))
-            if !keyboardShown(app) {
-                return .object([("wasShown", .bool(true))])
-            }
-        }
-        throw RunnerError.commandFailed("the keyboard is still shown after two short swipes",
-                                        hint: "this screen does not dismiss its keyboard on a drag: tapOn its Done or Return key instead")
+        let wasShown = try hideKeyboard(window: state.window, shown: { self.keyboardShown(app) }, drag: { d in
+            try self.swipe(app, from: d.from, to: d.to, durationMs: hideKeyboardDragMs, state: state)
+        }, pause: { seconds in
+            self.clock.sleep(ms: seconds * 1000)
+        })
+        return .object([("wasShown", .bool(wasShown))])
     }
 
     func keyboardShown(_ app: XCUIApplication) -> Bool {
@@ -359,7 +388,7 @@ final class Commands {
         if FlowEventBridgeAvailable() {
             switch swipeRecord(from: from, to: to, durationMs: durationMs, app: state) {
             case let .failure(e): throw e
-            case let .success(r): try perform(r)
+            case let .success(r): try perform(r, on: app)
             }
             return
         }
@@ -397,7 +426,7 @@ final class Commands {
             throw RunnerError.commandFailed("\(appId) did not come to the foreground",
                                             hint: "the app may crash at launch: look at the device")
         }
-        current = app
+        current = appId
     }
 
     func openLink(_ link: String) throws {

@@ -16,25 +16,33 @@ static BOOL FlowFail(NSError **error, NSString *message) {
 // time compile with the right argument types and, the init methods being in
 // the init family by name, with the right ARC ownership (a cast
 // objc_msgSend would get neither checked). Every selector is checked with
-// instancesRespondToSelector: before any is sent. The shape has held since
-// Xcode 10; agent-device and Maestro use the same calls.
+// instancesRespondToSelector: before it is sent. The shape has held since
+// Xcode 10 (text input since 10.2, shouldRedact: since 12); agent-device,
+// Maestro and WebDriverAgent use the same calls.
 @protocol FlowSynthesizedEventRecord <NSObject>
 - (instancetype)initWithName:(NSString *)name interfaceOrientation:(NSInteger)orientation;
 - (void)addPointerEventPath:(id)path;
+// A pid_t on the record; NSInteger, so that the whole register is set
+// whichever width XCTest reads.
+- (void)setTargetProcessID:(NSInteger)pid;
 - (BOOL)synthesizeWithError:(NSError **)error;
 @end
 
 @protocol FlowPointerEventPath <NSObject>
 - (instancetype)initForTouchAtPoint:(CGPoint)point offset:(double)offset;
+- (instancetype)initForTextInput;
 - (void)moveToPoint:(CGPoint)point atOffset:(double)offset;
 - (void)liftUpAtOffset:(double)offset;
+- (void)typeText:(NSString *)text atOffset:(double)offset typingSpeed:(NSUInteger)speed;
+- (void)typeText:(NSString *)text atOffset:(double)offset typingSpeed:(NSUInteger)speed shouldRedact:(BOOL)redact;
 @end
 
 static NSString *const RecordClassName = @"XCSynthesizedEventRecord";
 static NSString *const PathClassName = @"XCPointerEventPath";
 
-/// The first class or selector this XCTest lacks, nil when it has them all.
-static NSString *FlowMissingPart(void) {
+/// The first class or selector of names this XCTest lacks, nil when it has
+/// them all. recordSelectors are the record's, pathSelectors the path's.
+static NSString *FlowMissing(NSArray<NSString *> *recordSelectors, NSArray<NSString *> *pathSelectors) {
     Class record = NSClassFromString(RecordClassName);
     if (record == Nil) {
         return RecordClassName;
@@ -43,13 +51,11 @@ static NSString *FlowMissingPart(void) {
     if (path == Nil) {
         return PathClassName;
     }
-    NSArray<NSString *> *recordSelectors = @[@"initWithName:interfaceOrientation:", @"addPointerEventPath:", @"synthesizeWithError:"];
     for (NSString *name in recordSelectors) {
         if (![record instancesRespondToSelector:NSSelectorFromString(name)]) {
             return [NSString stringWithFormat:@"-[%@ %@]", RecordClassName, name];
         }
     }
-    NSArray<NSString *> *pathSelectors = @[@"initForTouchAtPoint:offset:", @"moveToPoint:atOffset:", @"liftUpAtOffset:"];
     for (NSString *name in pathSelectors) {
         if (![path instancesRespondToSelector:NSSelectorFromString(name)]) {
             return [NSString stringWithFormat:@"-[%@ %@]", PathClassName, name];
@@ -58,8 +64,37 @@ static NSString *FlowMissingPart(void) {
     return nil;
 }
 
+static NSArray<NSString *> *FlowRecordSelectors(void) {
+    return @[@"initWithName:interfaceOrientation:", @"addPointerEventPath:", @"synthesizeWithError:"];
+}
+
+static NSString *FlowMissingTouchPart(void) {
+    return FlowMissing(FlowRecordSelectors(), @[@"initForTouchAtPoint:offset:", @"moveToPoint:atOffset:", @"liftUpAtOffset:"]);
+}
+
+static BOOL FlowHasRedactingTypeText(void) {
+    Class path = NSClassFromString(PathClassName);
+    return path != Nil && [path instancesRespondToSelector:NSSelectorFromString(@"typeText:atOffset:typingSpeed:shouldRedact:")];
+}
+
+static NSString *FlowMissingTextPart(void) {
+    NSString *missing = FlowMissing(FlowRecordSelectors(), @[@"initForTextInput"]);
+    if (missing != nil) {
+        return missing;
+    }
+    Class path = NSClassFromString(PathClassName);
+    if (!FlowHasRedactingTypeText() && ![path instancesRespondToSelector:NSSelectorFromString(@"typeText:atOffset:typingSpeed:")]) {
+        return [NSString stringWithFormat:@"-[%@ typeText:atOffset:typingSpeed:]", PathClassName];
+    }
+    return nil;
+}
+
 BOOL FlowEventBridgeAvailable(void) {
-    return FlowMissingPart() == nil;
+    return FlowMissingTouchPart() == nil;
+}
+
+BOOL FlowTextBridgeAvailable(void) {
+    return FlowMissingTextPart() == nil;
 }
 
 static BOOL FlowNumber(NSDictionary<NSString *, id> *event, NSString *key, double *out) {
@@ -71,17 +106,34 @@ static BOOL FlowNumber(NSDictionary<NSString *, id> *event, NSString *key, doubl
     return YES;
 }
 
-BOOL FlowPerformEventRecord(NSString *name, NSInteger interfaceOrientation,
-                            NSArray<NSArray<NSDictionary<NSString *, id> *> *> *paths, NSError **error) {
-    NSString *missing = FlowMissingPart();
+/// A new record, with the target pid set when given and settable.
+static id<FlowSynthesizedEventRecord> FlowNewRecord(NSString *name, NSInteger interfaceOrientation, NSInteger targetProcessID) {
+    Class recordClass = NSClassFromString(RecordClassName);
+    id<FlowSynthesizedEventRecord> record =
+        [(id<FlowSynthesizedEventRecord>)[recordClass alloc] initWithName:name interfaceOrientation:interfaceOrientation];
+    if (record != nil && targetProcessID > 0 && [record respondsToSelector:@selector(setTargetProcessID:)]) {
+        [record setTargetProcessID:targetProcessID];
+    }
+    return record;
+}
+
+static BOOL FlowSynthesize(id<FlowSynthesizedEventRecord> record, NSString *name, NSError **error) {
+    NSError *synthError = nil;
+    if (![record synthesizeWithError:&synthError]) {
+        NSString *why = synthError.localizedDescription ?: @"no reason given";
+        return FlowFail(error, [NSString stringWithFormat:@"XCTest refused the synthesized %@: %@", name, why]);
+    }
+    return YES;
+}
+
+static BOOL FlowPerform(NSString *name, NSInteger interfaceOrientation,
+                        NSArray<NSArray<NSDictionary<NSString *, id> *> *> *paths, NSInteger targetProcessID, NSError **error) {
+    NSString *missing = FlowMissingTouchPart();
     if (missing != nil) {
         return FlowFail(error, [NSString stringWithFormat:@"this XCTest has no %@, which synthesized touches need", missing]);
     }
-    Class recordClass = NSClassFromString(RecordClassName);
     Class pathClass = NSClassFromString(PathClassName);
-
-    id<FlowSynthesizedEventRecord> record =
-        [(id<FlowSynthesizedEventRecord>)[recordClass alloc] initWithName:name interfaceOrientation:interfaceOrientation];
+    id<FlowSynthesizedEventRecord> record = FlowNewRecord(name, interfaceOrientation, targetProcessID);
     if (record == nil) {
         return FlowFail(error, @"XCSynthesizedEventRecord could not be created");
     }
@@ -127,10 +179,53 @@ BOOL FlowPerformEventRecord(NSString *name, NSInteger interfaceOrientation,
         }
         [record addPointerEventPath:path];
     }
-    NSError *synthError = nil;
-    if (![record synthesizeWithError:&synthError]) {
-        NSString *why = synthError.localizedDescription ?: @"no reason given";
-        return FlowFail(error, [NSString stringWithFormat:@"XCTest refused the synthesized %@: %@", name, why]);
+    return FlowSynthesize(record, name, error);
+}
+
+static BOOL FlowCaught(NSException *exception, NSString *what, NSError **error) {
+    return FlowFail(error, [NSString stringWithFormat:@"XCTest raised %@ while synthesizing %@: %@",
+                                                      exception.name ?: @"NSException", what, exception.reason ?: @"no reason given"]);
+}
+
+BOOL FlowPerformEventRecord(NSString *name, NSInteger interfaceOrientation,
+                            NSArray<NSArray<NSDictionary<NSString *, id> *> *> *paths, NSInteger targetProcessID, NSError **error) {
+    // Per synthesis as well as per command (FlowCatch): an exception here
+    // is this record's failure, answered as COMMAND_FAILED.
+    @try {
+        return FlowPerform(name, interfaceOrientation, paths, targetProcessID, error);
+    } @catch (NSException *exception) {
+        return FlowCaught(exception, name, error);
     }
-    return YES;
+}
+
+// Maestro's text records: named as its runner names them, created upright
+// (text has no points to turn).
+static NSString *const TextRecordName = @"flow-text";
+static const NSInteger TextRecordOrientation = 1; // UIInterfaceOrientationPortrait
+
+BOOL FlowTypeText(NSString *text, NSUInteger typingSpeed, NSInteger targetProcessID, NSError **error) {
+    @try {
+        NSString *missing = FlowMissingTextPart();
+        if (missing != nil) {
+            return FlowFail(error, [NSString stringWithFormat:@"this XCTest has no %@, which synthesized text needs", missing]);
+        }
+        Class pathClass = NSClassFromString(PathClassName);
+        id<FlowPointerEventPath> path = [(id<FlowPointerEventPath>)[pathClass alloc] initForTextInput];
+        if (path == nil) {
+            return FlowFail(error, @"XCPointerEventPath could not be created for text");
+        }
+        if (FlowHasRedactingTypeText()) {
+            [path typeText:text atOffset:0 typingSpeed:typingSpeed shouldRedact:NO];
+        } else {
+            [path typeText:text atOffset:0 typingSpeed:typingSpeed];
+        }
+        id<FlowSynthesizedEventRecord> record = FlowNewRecord(TextRecordName, TextRecordOrientation, targetProcessID);
+        if (record == nil) {
+            return FlowFail(error, @"XCSynthesizedEventRecord could not be created");
+        }
+        [record addPointerEventPath:path];
+        return FlowSynthesize(record, TextRecordName, error);
+    } @catch (NSException *exception) {
+        return FlowCaught(exception, TextRecordName, error);
+    }
 }

@@ -5,9 +5,10 @@ import XCTest
 /// sends `quit`. xcodebuild passes TEST_RUNNER_FLOW_RUNNER_PORT to the test
 /// as FLOW_RUNNER_PORT; go-ios sets it directly.
 final class FlowRunnerTests: XCTestCase {
-    /// Set while the server runs: XCTest issues then belong to the command
-    /// that caused them, not to the test.
-    private var commands: Commands?
+    /// XCTest issues recorded while the server runs belong to the command
+    /// that caused them, not to the test (FlowRunnerCore's IssueLog: record
+    /// may be called off the main thread, so the log is locked, review R3).
+    private let issues = IssueLog()
 
     override func setUp() {
         super.setUp()
@@ -16,12 +17,14 @@ final class FlowRunnerTests: XCTestCase {
         continueAfterFailure = true
     }
 
+    /// Main actor: XCUIApplication and XCUIElement are main-actor types from
+    /// Xcode 16.3 on (review R1), and XCTest runs UI tests on the main thread.
+    @MainActor
     func testServe() throws {
         Quiescence.disable()
         let env = ProcessInfo.processInfo.environment
         let port = UInt16(env["FLOW_RUNNER_PORT"] ?? "") ?? 22087
-        let commands = Commands()
-        self.commands = commands
+        let commands = Commands(issues: issues)
         let server = try Server(port: port, handle: commands.handle)
         let stopped = expectation(description: "quit")
         // A listener failure after quit must not fulfil it twice.
@@ -35,27 +38,27 @@ final class FlowRunnerTests: XCTestCase {
             failure = reason
             stopped.fulfill()
         }
+        issues.capture(true)
         server.start()
         // The longest a session may last; flow ends it with quit.
         wait(for: [stopped], timeout: 7 * 24 * 3600)
         server.stop()
-        self.commands = nil
+        issues.capture(false)
         if let failure = failure {
             XCTFail(failure)
         }
     }
 
     /// XCUITest records an issue, rather than throwing, when it cannot do
-    /// what it was asked (an app that will not launch, text with no focused
-    /// field). While serving, such an issue is the answer to the command
-    /// that caused it, and the session goes on: a bad request never fails
-    /// the test. Outside serving, issues are recorded as usual.
+    /// what it was asked (an app that will not launch, a query that timed
+    /// out). While serving, such an issue is the answer to the command that
+    /// caused it, and the session goes on: a bad request never fails the
+    /// test. Outside serving, issues are recorded as usual.
     override func record(_ issue: XCTIssue) {
-        guard let commands = commands else {
-            super.record(issue)
+        if issues.note(issue.compactDescription) {
+            NSLog("%@", "flow-runner: XCTest issue: \(issue.compactDescription)")
             return
         }
-        NSLog("%@", "flow-runner: XCTest issue: \(issue.compactDescription)")
-        commands.noteIssue(issue.compactDescription)
+        super.record(issue)
     }
 }

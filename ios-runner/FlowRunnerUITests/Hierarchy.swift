@@ -2,51 +2,109 @@ import XCTest
 
 /// Reads an app's accessibility tree in one snapshot (a single round trip
 /// to the app, where walking XCUIElement queries costs one per node) and
-/// converts it to the protocol's elements.
-enum Hierarchy {
-    static func read(_ app: XCUIApplication, maxDepth: Int) throws -> Element {
-        let snapshot: XCUIElementSnapshot
-        do {
-            snapshot = try app.snapshot()
-        } catch {
-            throw RunnerError.commandFailed("cannot read the screen of \(app.description): \(error.localizedDescription)",
-                                           hint: "the app may be launching or gone: wait for it, or relaunch it")
+/// hands it to FlowRunnerCore as plain records; the mapping to the
+/// protocol's elements is the core's (Snapshot.swift), tested without
+/// XCTest.
+@MainActor
+final class Hierarchy {
+    /// Private parts found missing, logged once each.
+    private var reported = Set<String>()
+
+    private func report(_ what: String) {
+        if reported.insert(what).inserted {
+            NSLog("%@", "flow-runner: \(what)")
         }
-        return element(snapshot, depth: 0, maxDepth: max(1, maxDepth))
     }
 
-    static func element(_ s: XCUIElementSnapshot, depth: Int, maxDepth: Int) -> Element {
-        let type = typeName(s.elementType)
-        let value = text(s.value)
-        var scrollable: String?
-        switch s.elementType {
-        case .scrollView, .table, .collectionView:
-            // A snapshot does not say which way a view scrolls; tables and
-            // collections of phone apps overwhelmingly scroll vertically.
-            scrollable = "vertical"
-        default:
-            break
+    /// The app's tree, its depth capped at the accessibility client before
+    /// the snapshot (M5: a deep tree then comes back trimmed instead of
+    /// failing); when the snapshot fails anyway with
+    /// kAXErrorIllegalArgument, Maestro's fallback: the app's parts read
+    /// apart.
+    func read(_ app: XCUIApplication, maxDepth: Int) throws -> Element {
+        var error: NSError?
+        if !FlowCapSnapshotDepth(max(1, maxDepth), &error) {
+            report(error?.localizedDescription ?? "the snapshot depth cannot be capped")
         }
-        var children: [Element] = []
-        if depth + 1 < maxDepth {
-            children = s.children.map { element($0, depth: depth + 1, maxDepth: maxDepth) }
+        do {
+            return element(try snapshot(app), maxDepth: maxDepth)
+        } catch let e as RunnerError where isIllegalArgumentSnapshotError(e.message) {
+            NSLog("%@", "flow-runner: \(e.message); reading the app's parts apart")
+            return try recover(app, maxDepth: maxDepth)
         }
-        return Element(
-            type: type,
+    }
+
+    /// read, with the accessibility client's timeout set to capMs for the
+    /// read (R17: settle gives each read only the time it has left).
+    func read(_ app: XCUIApplication, maxDepth: Int, capMs: Double) throws -> Element {
+        var previous = 0.0
+        var error: NSError?
+        let capped = FlowSetSnapshotTimeout(max(capMs, 100) / 1000, &previous, &error)
+        if !capped {
+            report(error?.localizedDescription ?? "the snapshot timeout cannot be set")
+        }
+        defer {
+            if capped {
+                var restoreError: NSError?
+                _ = FlowSetSnapshotTimeout(previous, nil, &restoreError)
+            }
+        }
+        return try read(app, maxDepth: maxDepth)
+    }
+
+    /// One snapshot of an element, copied out; its failure is COMMAND_FAILED
+    /// carrying XCTest's words (which the fallback looks for).
+    func snapshot(_ e: XCUIElement) throws -> SnapshotRecord {
+        do {
+            return record(try e.snapshot())
+        } catch {
+            throw RunnerError.commandFailed("cannot read the screen of \(e.description): \(error.localizedDescription)",
+                                            hint: "the app may be launching or gone: wait for it, or relaunch it")
+        }
+    }
+
+    /// Maestro's ViewHierarchyHandler fallback: from the app's first child
+    /// (its window) down to the first element that branches, read alone;
+    /// the keyboard and an alert, which the content does not hold, read
+    /// apart; under an application element with the app's frame and label.
+    func recover(_ app: XCUIApplication, maxDepth: Int) throws -> Element {
+        let window = app.children(matching: .any).firstMatch
+        let start = try recoveryElement(from: window, limit: max(1, maxDepth), childCount: { e in
+            try e.snapshot().children.count
+        }, firstOtherChild: { e in
+            let child = e.children(matching: .other).firstMatch
+            return child.exists ? child : nil
+        })
+        let content = element(try snapshot(start), maxDepth: maxDepth)
+        var keyboard: Element?
+        if app.keyboards.firstMatch.exists, let k = try? snapshot(app.keyboards.firstMatch) {
+            keyboard = element(k, maxDepth: maxDepth)
+        }
+        var alert: Element?
+        if app.alerts.firstMatch.exists, let a = try? snapshot(app.alerts.firstMatch) {
+            alert = element(a, maxDepth: maxDepth)
+        }
+        return recoveredTree(label: app.label, frame: rect(app.frame), parts: [keyboard, alert, content])
+    }
+
+    func record(_ s: XCUIElementSnapshot) -> SnapshotRecord {
+        SnapshotRecord(
+            elementType: s.elementType.rawValue,
             identifier: s.identifier,
             label: s.label,
             title: s.title,
-            value: value,
-            placeholder: s.placeholderValue ?? "",
-            frame: FlowRect(x: Double(s.frame.origin.x), y: Double(s.frame.origin.y),
-                        width: Double(s.frame.size.width), height: Double(s.frame.size.height)),
+            value: s.value,
+            placeholder: s.placeholderValue,
+            frame: rect(s.frame),
             enabled: s.isEnabled,
             selected: s.isSelected,
-            checked: (s.elementType == .switch || s.elementType == .toggle) && value == "1",
             hasFocus: hasKeyboardFocus(s),
-            scrollable: scrollable,
-            children: children
+            children: s.children.map { record($0) }
         )
+    }
+
+    func rect(_ f: CGRect) -> FlowRect {
+        FlowRect(x: Double(f.origin.x), y: Double(f.origin.y), width: Double(f.size.width), height: Double(f.size.height))
     }
 
     static let keyboardFocus = NSSelectorFromString("hasKeyboardFocus")
@@ -55,72 +113,8 @@ enum Hierarchy {
     /// goes to). XCUIElementAttributes.hasFocus exists on tvOS only; on iOS
     /// the snapshot object answers the private hasKeyboardFocus, asked only
     /// after checking that it does, so an XCTest without it reads false.
-    static func hasKeyboardFocus(_ s: XCUIElementSnapshot) -> Bool {
-        guard let object = s as? NSObject, object.responds(to: keyboardFocus) else { return false }
+    func hasKeyboardFocus(_ s: XCUIElementSnapshot) -> Bool {
+        guard let object = s as? NSObject, object.responds(to: Hierarchy.keyboardFocus) else { return false }
         return (object.value(forKey: "hasKeyboardFocus") as? NSNumber)?.boolValue ?? false
-    }
-
-    /// An element's value as text: switches report NSNumber 0/1, sliders a
-    /// percentage string, text fields their text.
-    static func text(_ v: Any?) -> String {
-        switch v {
-        case let s as String: return s
-        case let n as NSNumber: return n.stringValue
-        default: return ""
-        }
-    }
-
-    /// XCUIElement.ElementType's name, as its Swift case is spelled; types
-    /// iOS apps do not show are "other".
-    static func typeName(_ t: XCUIElement.ElementType) -> String {
-        switch t {
-        case .any: return "any"
-        case .other: return "other"
-        case .application: return "application"
-        case .group: return "group"
-        case .window: return "window"
-        case .sheet: return "sheet"
-        case .alert: return "alert"
-        case .button: return "button"
-        case .radioButton: return "radioButton"
-        case .checkBox: return "checkBox"
-        case .popover: return "popover"
-        case .keyboard: return "keyboard"
-        case .key: return "key"
-        case .navigationBar: return "navigationBar"
-        case .tabBar: return "tabBar"
-        case .toolbar: return "toolbar"
-        case .statusBar: return "statusBar"
-        case .table: return "table"
-        case .tableRow: return "tableRow"
-        case .collectionView: return "collectionView"
-        case .slider: return "slider"
-        case .pageIndicator: return "pageIndicator"
-        case .progressIndicator: return "progressIndicator"
-        case .activityIndicator: return "activityIndicator"
-        case .segmentedControl: return "segmentedControl"
-        case .picker: return "picker"
-        case .pickerWheel: return "pickerWheel"
-        case .switch: return "switch"
-        case .toggle: return "toggle"
-        case .link: return "link"
-        case .image: return "image"
-        case .icon: return "icon"
-        case .searchField: return "searchField"
-        case .scrollView: return "scrollView"
-        case .staticText: return "staticText"
-        case .textField: return "textField"
-        case .secureTextField: return "secureTextField"
-        case .datePicker: return "datePicker"
-        case .textView: return "textView"
-        case .menu: return "menu"
-        case .menuItem: return "menuItem"
-        case .map: return "map"
-        case .webView: return "webView"
-        case .cell: return "cell"
-        case .stepper: return "stepper"
-        case .tab: return "tab"
-        default: return "other"
-        }
     }
 }

@@ -2,17 +2,25 @@ import Foundation
 import Network
 
 /// The runner's HTTP listener: one request per connection (HTTPRequestReader),
-/// the command run on the main thread, where XCUITest must be called, one at
+/// the command run on the main actor, where XCUITest must be called, one at
 /// a time in arrival order; the answer is written and the connection closed.
+///
+/// One at a time is kept here, not left to the main queue: XCUITest and the
+/// runner's own pauses spin the main run loop, which would start the next
+/// request's block inside the running one. A request is handed to the main
+/// actor only after the previous one has answered.
 final class Server {
     private let listener: NWListener
     private let queue = DispatchQueue(label: "dev.flow.runner.server")
-    private let handle: (Data) -> (answer: Data, quit: Bool)
+    private let handle: @MainActor (Data) -> (answer: Data, quit: Bool)
+    /// Requests waiting for the one in progress; touched on queue only.
+    private var pending: [(NWConnection, HTTPRequest)] = []
+    private var busy = false
     let port: UInt16
     var onReady: (() -> Void)?
     var onStop: ((String?) -> Void)?
 
-    init(port: UInt16, handle: @escaping (Data) -> (answer: Data, quit: Bool)) throws {
+    init(port: UInt16, handle: @escaping @MainActor (Data) -> (answer: Data, quit: Bool)) throws {
         guard let p = NWEndpoint.Port(rawValue: port) else {
             throw RunnerError.invalidArgs("FLOW_RUNNER_PORT \(port) is not a port")
         }
@@ -86,13 +94,28 @@ final class Server {
         }
     }
 
+    /// Queues a request (on queue) and starts it when nothing runs.
     private func serve(_ conn: NWConnection, _ request: HTTPRequest) {
-        DispatchQueue.main.async {
-            let (answer, quit) = self.handle(request.body)
+        pending.append((conn, request))
+        next()
+    }
+
+    /// Starts the oldest waiting request unless one runs (on queue).
+    private func next() {
+        guard !busy, !pending.isEmpty else { return }
+        busy = true
+        let (conn, request) = pending.removeFirst()
+        let handle = self.handle
+        Task { @MainActor in
+            let (answer, quit) = handle(request.body)
             self.send(conn, httpResponse(body: answer)) {
                 if quit {
                     self.onStop?(nil)
                 }
+            }
+            self.queue.async {
+                self.busy = false
+                self.next()
             }
         }
     }

@@ -73,6 +73,17 @@ public let defaultMaxDepth = 60
 /// Largest request body the runner reads (PROTOCOL.md "Framing").
 public let maxBodyBytes = 4 << 20
 
+/// The longest longPress hold: a hold blocks the main thread, where every
+/// other command waits, so it is bounded as gestures are (exec/ios
+/// lower.go's 10000 ms; Maestro's longPress holds 3000 ms).
+public let maxHoldMs = 10000
+
+/// The most characters one erase deletes: deletes are typed at Maestro's
+/// pace, 30 a second (WebDriverAgent's typing frequency is keys per
+/// second), on the main thread, so 500 take about 17 s, well inside flow's
+/// 30 s bound for a command; Maestro's eraseText erases 50 by default.
+public let maxEraseCount = 500
+
 /// Decodes a request body: its commandId (0 when absent, as the answer
 /// then carries) and the command or the refusal to answer with.
 public func decodeRequest(_ body: Data) -> (commandId: Int, command: Result<Command, RunnerError>) {
@@ -121,6 +132,17 @@ struct Fields {
         return Int(n)
     }
 
+    /// An integer field within lo...hi; outside is INVALID_ARGS giving the
+    /// bounds, so a runaway value never blocks the main thread.
+    func int(_ name: String, in range: ClosedRange<Int>, unit: String) throws -> Int {
+        let n = try int(name)
+        guard range.contains(n) else {
+            throw RunnerError.invalidArgs("\(command): field \"\(name)\" must be between \(range.lowerBound) and \(range.upperBound) \(unit), not \(n)",
+                                          hint: "send a \(name) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+
     func string(_ name: String) throws -> String {
         guard let v = raw(name) else { throw missing(name) }
         guard let s = v.stringValue else { throw mistyped(name, "a string") }
@@ -164,11 +186,11 @@ func decodeCommand(_ name: String, _ f: Fields) throws -> Command {
     case "tap":
         return .tap(x: try f.number("x"), y: try f.number("y"))
     case "longPress":
-        return .longPress(x: try f.number("x"), y: try f.number("y"), holdMs: try f.int("holdMs"))
+        return .longPress(x: try f.number("x"), y: try f.number("y"), holdMs: try f.int("holdMs", in: 0...maxHoldMs, unit: "ms"))
     case "type":
         return .typeText(try f.string("text"))
     case "erase":
-        return .erase(count: try f.int("count"))
+        return .erase(count: try f.int("count", in: 0...maxEraseCount, unit: "characters"))
     case "key":
         let n = try f.string("name")
         guard let k = KeyName(rawValue: n) else { throw RunnerError.unsupported("key: unknown key \"\(n)\"") }

@@ -127,6 +127,36 @@ final class WireTests: XCTestCase {
         }
     }
 
+    /// R14: a hold or an erase runs on the main thread, where every other
+    /// command waits; the runner refuses values past its bounds and says
+    /// what they are.
+    func testHoldAndEraseAreBounded() {
+        let accepted: [(String, Command)] = [
+            (#"{"command":"longPress","commandId":1,"x":1,"y":2,"holdMs":10000}"#, .longPress(x: 1, y: 2, holdMs: 10000)),
+            (#"{"command":"longPress","commandId":1,"x":1,"y":2,"holdMs":0}"#, .longPress(x: 1, y: 2, holdMs: 0)),
+            (#"{"command":"erase","commandId":1,"count":500}"#, .erase(count: 500)),
+            (#"{"command":"erase","commandId":1,"count":0}"#, .erase(count: 0)),
+        ]
+        for (body, want) in accepted {
+            XCTAssertEqual(decodeRequest(Data(body.utf8)).command, .success(want), body)
+        }
+        let refused: [(String, String)] = [
+            (#"{"command":"longPress","commandId":1,"x":1,"y":2,"holdMs":10001}"#, #"longPress: field "holdMs" must be between 0 and 10000 ms, not 10001"#),
+            (#"{"command":"longPress","commandId":1,"x":1,"y":2,"holdMs":-1}"#, #"longPress: field "holdMs" must be between 0 and 10000 ms, not -1"#),
+            (#"{"command":"erase","commandId":1,"count":501}"#, #"erase: field "count" must be between 0 and 500 characters, not 501"#),
+            (#"{"command":"erase","commandId":1,"count":-3}"#, #"erase: field "count" must be between 0 and 500 characters, not -3"#),
+        ]
+        for (body, message) in refused {
+            guard case let .failure(e) = decodeRequest(Data(body.utf8)).command else {
+                XCTFail("accepted: \(body)")
+                continue
+            }
+            XCTAssertEqual(e.code, "INVALID_ARGS", body)
+            XCTAssertEqual(e.message, message, body)
+            XCTAssertNotNil(e.hint, body)
+        }
+    }
+
     func testLaunchArgumentsAsMaestroBuildsThem() throws {
         let body = #"{"command":"launch","commandId":1,"appId":"a","arguments":{"isE2E":true,"port":8080,"-mode":"demo","ratio":4.5}}"#
         guard case let .success(.launch(_, args, stop)) = decodeRequest(Data(body.utf8)).command else {
