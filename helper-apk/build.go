@@ -69,9 +69,9 @@ type tools struct {
 	env             []string
 }
 
-// minJDK is the oldest JDK the SDK build accepts: d8 and apksigner of
-// build-tools 34+ are Java 17 class files (AGP 8 requires JDK 17 for the
-// same reason), and recent android.jar classes are version 61.
+// minJDK is the oldest JDK the SDK build accepts: recent platforms'
+// android.jar classes are class version 61 (Java 17), which an older javac
+// cannot read, and Android's own build (AGP 8) requires JDK 17 too.
 const minJDK = 17
 
 // Build compiles the embedded helper with the SDK's own tools (javac
@@ -447,7 +447,7 @@ func checkJDK(ctx context.Context, tl *tools) error {
 	if v.major < minJDK {
 		return unavailable("the JDK %s is %s; building the helper needs JDK %d or newer", tl.jdk, v.text, minJDK).
 			With("jdk", tl.jdk).With("javac", tl.javac).
-			WithHint(fmt.Sprintf("the SDK's d8 and apksigner need Java %d: set JAVA_HOME to a JDK %d or newer (Android Studio's jbr folder is one; apt-get install openjdk-17-jdk-headless), or use the helper flow embeds", minJDK, minJDK))
+			WithHint(fmt.Sprintf("recent android.jar files are Java %d class files: set JAVA_HOME to a JDK %d or newer (Android Studio's jbr folder is one; apt-get install openjdk-17-jdk-headless), or use the helper flow embeds", minJDK, minJDK))
 	}
 	tl.jdkVersion = v.text
 	return nil
