@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		for _, coords := range helperapk.MissingArtifacts(*repo) {
 			// -Dtransitive=false: the jars are used alone; android-all's
 			// pom has no dependencies the build needs.
-			cmd := exec.CommandContext(ctx, "mvn", "-q", "-B", "dependency:get", "-Dmaven.repo.local="+*repo,
+			cmd := exec.CommandContext(ctx, "mvn", "-q", "-B", "-Dstyle.color=never", "dependency:get", "-Dmaven.repo.local="+*repo,
 				"-Dartifact="+coords, "-Dtransitive=false")
 			cmd.Stdout, cmd.Stderr = stderr, stderr
 			fmt.Fprintln(stderr, "resolving", coords)
