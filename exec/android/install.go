@@ -54,10 +54,11 @@ const helperMissingHint = "flow installs the helper it embeds unless told otherw
 // ensureHelper installs the helper unless the same one is there already
 // (agent-device's policy): the installed version code first, and when it
 // matches, the installed APK's checksum (`pm path` + pull) against the
-// sha256 of the bytes flow installs, the embedded APK's by default: its
-// identity is its checksum, as the version code stays 1 for flow-helper-v1. A mismatch
-// reinstalls; INSTALL_FAILED_UPDATE_INCOMPATIBLE (another signing key)
-// uninstalls first and retries once.
+// sha256 of the bytes flow installs (the embedded APK's by default: a
+// helper's identity is its checksum, as the version code stays 1 while
+// the protocol is flow-helper-v1). A mismatch reinstalls;
+// INSTALL_FAILED_UPDATE_INCOMPATIBLE (another signing key) uninstalls
+// first and retries once.
 func (d *Device) ensureHelper(ctx context.Context) error {
 	apk := d.cfg.HelperData
 	if apk == nil {
