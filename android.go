@@ -186,7 +186,7 @@ type androidHost interface {
 // androidOpen is what opening one Android device takes.
 type androidOpen struct {
 	Serial string
-	Helper string // the helper APK's path
+	Helper helperapk.Helper // the helper APK to install
 	Clock  exec.Clock
 	Events exec.EventLog
 	// Warn prints what the user should know about a device's results
@@ -232,7 +232,9 @@ func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	if err != nil {
 		return nil, canonical.Coded(err).With("adb", host.Addr())
 	}
-	helper, err := androidHelper(ctx, o.Env, o.AndroidHelper, serials[0])
+	// The helper given (--android-helper, FLOW_ANDROID_HELPER), else the
+	// one this binary embeds: a run needs neither an SDK nor a JDK.
+	helper, err := helperapk.Locate(helperapk.Source{APK: o.AndroidHelper, Getenv: o.Env.Getenv})
 	if err != nil {
 		return nil, err
 	}
@@ -256,13 +258,4 @@ func namingSerial(err error, serial string) error {
 		ce.With("serial", serial)
 	}
 	return ce
-}
-
-// androidHelper is the helper APK a run installs (helperapk.Locate): the
-// one given (--android-helper, FLOW_ANDROID_HELPER), else one built with
-// the SDK of ANDROID_HOME or ANDROID_SDK_ROOT. Without either there is no
-// Android run: the helper is what reads the screen and injects every touch
-// (ADR 0013), and flow never falls back to adb shell input.
-func androidHelper(ctx context.Context, env Env, given, serial string) (string, error) {
-	return helperapk.Locate(ctx, helperapk.Source{APK: given, Getenv: env.Getenv, Serial: serial, Log: env.Stderr})
 }

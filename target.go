@@ -10,8 +10,8 @@ type Target struct {
 	Device string
 	// Apps are app model files sim installs beside the demo shop.
 	Apps []string
-	// AndroidHelper is a prebuilt helper APK (else FLOW_ANDROID_HELPER,
-	// else built with the SDK of ANDROID_HOME).
+	// AndroidHelper is a helper APK to install instead of the one flow
+	// embeds (else FLOW_ANDROID_HELPER, else the embedded one).
 	AndroidHelper string
 	// WebDriverURL and Capabilities send the web device to a remote
 	// endpoint, or name the Appium session (a file of capabilities that

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -61,7 +62,17 @@ type tools struct {
 	api                              int
 	javac, keytool                   string
 	d8, aapt2, zipalign, apksigner   string
+	// jdk is the JDK javac belongs to and jdkVersion what its javac
+	// -version says; env is flow's environment with that JDK first on
+	// PATH and as JAVA_HOME, for every tool the build runs.
+	jdk, jdkVersion string
+	env             []string
 }
+
+// minJDK is the oldest JDK the SDK build accepts: recent platforms'
+// android.jar classes are class version 61 (Java 17), which an older javac
+// cannot read, and Android's own build (AGP 8) requires JDK 17 too.
+const minJDK = 17
 
 // Build compiles the embedded helper with the SDK's own tools (javac
 // against android.jar, d8, aapt2 link with Manifest, zipalign, apksigner
@@ -91,11 +102,14 @@ func build(ctx context.Context, cfg BuildConfig, src fs.FS) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := checkJDK(ctx, &tl); err != nil {
+		return "", err
+	}
 	files, err := javaFiles(src)
 	if err != nil {
 		return "", unavailable("reading the helper's sources: %v", err).Wrap(err)
 	}
-	manifest := Manifest(tl.api)
+	manifest := Manifest()
 	apk := filepath.Join(cache, "flow-helper-"+cacheKey(files, manifest, tl)[:16]+".apk")
 	if st, err := os.Stat(apk); err == nil && st.Mode().IsRegular() {
 		return apk, nil
@@ -108,7 +122,7 @@ func build(ctx context.Context, cfg BuildConfig, src fs.FS) (string, error) {
 		return "", unavailable("cannot create a build folder in %s: %v", cache, err).Wrap(err)
 	}
 	defer os.RemoveAll(work)
-	b := &builder{ctx: ctx, log: cfg.Log, work: work}
+	b := &builder{ctx: ctx, log: cfg.Log, work: work, env: tl.env}
 	signed, err := b.run(tl, files, manifest, filepath.Join(cache, keystore))
 	if err != nil {
 		return "", err
@@ -153,7 +167,7 @@ func cacheKey(files []javaFile, manifest []byte, tl tools) string {
 	}
 	fmt.Fprintf(h, "manifest %d\n", len(manifest))
 	h.Write(manifest)
-	fmt.Fprintf(h, "platform %s\nbuild-tools %s\n", tl.platform, tl.buildTools)
+	fmt.Fprintf(h, "platform %s\nbuild-tools %s\njdk %s\n", tl.platform, tl.buildTools, tl.jdkVersion)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -161,7 +175,11 @@ type builder struct {
 	ctx  context.Context
 	log  io.Writer
 	work string
+	env  []string // the tools' environment; nil inherits flow's
+	hint string   // a failed step's hint; empty is sdkHint
 }
+
+const sdkHint = "the output above is the SDK tool's own; fix the SDK (sdkmanager --install) or pass a prebuilt helper with --android-helper APK"
 
 // run builds in b.work and returns the signed APK's path there.
 func (b *builder) run(tl tools, files []javaFile, manifest []byte, keyPath string) (string, error) {
@@ -269,6 +287,7 @@ func (b *builder) step(name string, argv []string) error {
 	}
 	cmd := exec.CommandContext(b.ctx, argv[0], argv[1:]...)
 	cmd.Dir = b.work
+	cmd.Env = b.env
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		return nil
@@ -280,9 +299,12 @@ func (b *builder) step(name string, argv []string) error {
 	if len(tail) > outputLimit {
 		tail = "…" + tail[len(tail)-outputLimit:]
 	}
+	hint := b.hint
+	if hint == "" {
+		hint = sdkHint
+	}
 	return unavailable("building the Android helper: %s failed: %v", name, err).Wrap(err).
-		With("step", name).With("command", strings.Join(argv, " ")).With("output", tail).
-		WithHint("the output above is the SDK tool's own; fix the SDK (sdkmanager --install) or pass a prebuilt helper with --android-helper APK")
+		With("step", name).With("command", strings.Join(argv, " ")).With("output", tail).WithHint(hint)
 }
 
 func listFiles(dir, suffix string) ([]string, error) {
@@ -368,7 +390,7 @@ func findTools(cfg BuildConfig) (tools, error) {
 				continue
 			}
 			return tl, unavailable("the JDK %s has no bin/%s", cfg.JDK, j.name).With("jdk", cfg.JDK).
-				WithHint("point JAVA_HOME at a JDK 11 or newer (Android Studio bundles one: its jbr folder)")
+				WithHint(fmt.Sprintf("point JAVA_HOME at a JDK %d or newer (Android Studio bundles one: its jbr folder)", minJDK))
 		}
 		p, err := exec.LookPath(j.name)
 		if err != nil {
@@ -377,38 +399,146 @@ func findTools(cfg BuildConfig) (tools, error) {
 		}
 		*j.dst = p
 	}
+	tl.jdk = cfg.JDK
+	if tl.jdk == "" {
+		// javac on PATH is often a link (/usr/bin/javac → the JDK's
+		// bin/javac): the JDK is where the link leads.
+		real, err := filepath.EvalSymlinks(tl.javac)
+		if err != nil {
+			real = tl.javac
+		}
+		tl.jdk = filepath.Dir(filepath.Dir(real))
+	}
+	tl.env = jdkEnv(os.Environ(), tl.jdk)
 	return tl, nil
 }
 
-// pickPlatform is the wanted platforms/android-N, or the highest N with an
-// android.jar.
+// jdkEnv is environ with jdk as JAVA_HOME and its bin/ first on PATH. The
+// SDK's d8 and apksigner are scripts that run "java" from PATH (their
+// JAVA_HOME use varies by release), so without this they take whatever
+// java PATH has, or none: on a Mac with only Android Studio there is none.
+func jdkEnv(environ []string, jdk string) []string {
+	out := make([]string, 0, len(environ)+2)
+	path := ""
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.EqualFold(k, "PATH") && path == "":
+			path = v
+		case strings.EqualFold(k, "PATH"), k == "JAVA_HOME":
+		default:
+			out = append(out, kv)
+		}
+	}
+	bin := filepath.Join(jdk, "bin")
+	if path != "" {
+		bin += string(os.PathListSeparator) + path
+	}
+	return append(out, "PATH="+bin, "JAVA_HOME="+jdk)
+}
+
+// checkJDK reads the JDK's version (it goes into the cache key: another
+// javac compiles other bytes) and refuses one older than minJDK.
+func checkJDK(ctx context.Context, tl *tools) error {
+	v, err := javacVersion(ctx, tl.javac, tl.env)
+	if err != nil {
+		return err
+	}
+	if v.major < minJDK {
+		return unavailable("the JDK %s is %s; building the helper needs JDK %d or newer", tl.jdk, v.text, minJDK).
+			With("jdk", tl.jdk).With("javac", tl.javac).
+			WithHint(fmt.Sprintf("recent android.jar files are Java %d class files: set JAVA_HOME to a JDK %d or newer (Android Studio's jbr folder is one; apt-get install openjdk-17-jdk-headless), or use the helper flow embeds", minJDK, minJDK))
+	}
+	tl.jdkVersion = v.text
+	return nil
+}
+
+// platformVersion is what a platforms/ folder's name says: android-35,
+// android-36.1 (a minor release), android-33-ext4 (an SDK extension
+// level), or a preview named by its codename (android-UpsideDownCake),
+// whose API level is in its source.properties.
+type platformVersion struct {
+	api, minor, ext int
+	preview         bool
+}
+
+var platformName = regexp.MustCompile(`^android-(\d+)(?:\.(\d+))?(?:-ext(\d+))?$`)
+
+func parsePlatform(sdk, name string) (platformVersion, bool) {
+	if m := platformName.FindStringSubmatch(name); m != nil {
+		var v platformVersion
+		v.api, _ = strconv.Atoi(m[1])
+		v.minor, _ = strconv.Atoi(m[2])
+		v.ext, _ = strconv.Atoi(m[3])
+		return v, true
+	}
+	if !strings.HasPrefix(name, "android-") {
+		return platformVersion{}, false
+	}
+	// sdkmanager writes source.properties beside each platform's
+	// android.jar; a preview's AndroidVersion.ApiLevel is the last
+	// release's level (its own number does not exist yet) and
+	// AndroidVersion.CodeName its name.
+	props, err := os.ReadFile(filepath.Join(sdk, "platforms", name, "source.properties"))
+	if err != nil {
+		return platformVersion{}, false
+	}
+	for _, line := range strings.Split(string(props), "\n") {
+		k, val, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && strings.TrimSpace(k) == "AndroidVersion.ApiLevel" {
+			n, err := strconv.Atoi(strings.TrimSpace(val))
+			return platformVersion{api: n, preview: true}, err == nil
+		}
+	}
+	return platformVersion{}, false
+}
+
+// less orders platforms for picking the newest: any release above any
+// preview, then by API level, minor release and extension level.
+func (a platformVersion) less(b platformVersion) bool {
+	if a.preview != b.preview {
+		return a.preview
+	}
+	if a.api != b.api {
+		return a.api < b.api
+	}
+	if a.minor != b.minor {
+		return a.minor < b.minor
+	}
+	return a.ext < b.ext
+}
+
+// pickPlatform is the wanted platforms/NAME, or the newest with an
+// android.jar (platformVersion.less). It only gives javac its class path:
+// the manifest's targetSdk is TargetSDK whatever is picked.
 func pickPlatform(sdk, want string) (string, int, error) {
 	hint := "install one: sdkmanager \"platforms;android-35\" (or Android Studio's SDK Manager); or " + waysHint
 	entries, _ := os.ReadDir(filepath.Join(sdk, "platforms"))
-	best, bestAPI := "", 0
+	best, found := "", false
+	var bestV platformVersion
 	for _, e := range entries {
-		n, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "android-"))
-		if err != nil || !strings.HasPrefix(e.Name(), "android-") {
+		v, ok := parsePlatform(sdk, e.Name())
+		if !ok {
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(sdk, "platforms", e.Name(), "android.jar")); err != nil {
 			continue
 		}
 		if want == e.Name() {
-			return e.Name(), n, nil
+			return e.Name(), v.api, nil
 		}
-		if want == "" && n > bestAPI {
-			best, bestAPI = e.Name(), n
+		if want == "" && v.api >= MinSDK && (!found || bestV.less(v)) {
+			best, bestV, found = e.Name(), v, true
 		}
 	}
 	if want != "" {
 		return "", 0, unavailable("the Android SDK %s has no platforms/%s/android.jar", sdk, want).With("sdk", sdk).WithHint(hint)
 	}
-	if best == "" || bestAPI < MinSDK {
+	if !found {
 		return "", 0, unavailable("the Android SDK %s has no platform of API %d or newer (platforms/android-N/android.jar)", sdk, MinSDK).
 			With("sdk", sdk).WithHint(hint)
 	}
-	return best, bestAPI, nil
+	return best, bestV.api, nil
 }
 
 // pickBuildTools is the wanted build-tools version, or the newest holding

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -26,16 +27,26 @@ import (
 // `keytool -keystore FILE`, `apksigner sign --out OUT IN`, `apksigner verify`,
 // as the tools' own --help documents them).
 var fakeTool = map[string]string{
-	"javac": `out=$(arg -d "$@")
+	// javac -version prints "javac 17.0.9" (JDK 9+; JDK 8 says "javac
+	// 1.8.0_392"); $FAKE/javac-version sets the number.
+	"javac": `if [ "$1" = -version ]; then printf 'javac %s\n' "$(cat "$FAKE/javac-version" 2>/dev/null || echo 17.0.9)"; exit 0; fi
+out=$(arg -d "$@")
 mkdir -p "$out/dev/flow/helper"
 for a in "$@"; do case $a in *.java) : > "$out/dev/flow/helper/$(basename "$a" .java).class";; esac; done`,
-	"d8":       `printf 'dex\n' > "$(arg --output "$@")/classes.dex"`,
+	"d8":       javaEnv + `printf 'dex\n' > "$(arg --output "$@")/classes.dex"`,
 	"aapt2":    `cp "$(arg --manifest "$@")" "$FAKE/linked-manifest.xml"; cp "$FAKE/linked.zip" "$(arg -o "$@")"`,
 	"zipalign": `for a in "$@"; do in=$out; out=$a; done; cp "$in" "$out"`,
 	// $FAKE/race names a key another flow writes while this keytool runs.
+	"java":      `:`,
 	"keytool":   `printf 'key\n' > "$(arg -keystore "$@")"; if [ -f "$FAKE/race" ]; then printf 'other\n' > "$(cat "$FAKE/race")"; fi`,
-	"apksigner": `if [ "$1" = sign ]; then for a in "$@"; do last=$a; done; cp "$last" "$(arg --out "$@")"; fi`,
+	"apksigner": javaEnv + `if [ "$1" = sign ]; then for a in "$@"; do last=$a; done; cp "$last" "$(arg --out "$@")"; fi`,
 }
+
+// javaEnv: the SDK's d8 and apksigner are scripts that run the java on
+// PATH (build-tools' d8 and apksigner wrappers), so the fakes record which
+// java that is and JAVA_HOME, in $FAKE/java-env.
+const javaEnv = `printf '%s JAVA_HOME=%s java=%s\n' "$(basename "$0")" "$JAVA_HOME" "$(command -v java)" >> "$FAKE/java-env"
+`
 
 const fakePreamble = `#!/bin/sh
 # A fake %s for helper-apk/build_test.go: it records its argv in $FAKE/argv,
@@ -63,7 +74,7 @@ func newFake(t *testing.T) *fake {
 	must(t, os.MkdirAll(f.dir, 0o755))
 	f.platform(t, "android-34")
 	f.buildTools(t, "34.0.0", "d8", "aapt2", "zipalign", "apksigner")
-	for _, tool := range []string{"javac", "keytool"} {
+	for _, tool := range []string{"javac", "java", "keytool"} {
 		f.script(t, filepath.Join(f.jdk, "bin"), tool)
 	}
 	var z bytes.Buffer
@@ -176,11 +187,14 @@ func TestBuildCommandLines(t *testing.T) {
 		classes = append(classes, "$WORK/classes/"+strings.TrimSuffix(jf.name, ".java")+".class")
 	}
 	lines := strings.Split(argv, "\n")
-	if !strings.HasSuffix(lines[0], " "+strings.Join(srcs, " ")) {
-		t.Errorf("javac did not get exactly the %d embedded sources:\n%s", len(srcs), lines[0])
+	if lines[0] != "$JDK/bin/javac -version" {
+		t.Errorf("the JDK's version must be read first (cache key, JDK 17 check), got %s", lines[0])
 	}
-	if !strings.HasSuffix(lines[1], " "+strings.Join(classes, " ")) {
-		t.Errorf("d8 did not get exactly the classes javac wrote:\n%s", lines[1])
+	if !strings.HasSuffix(lines[1], " "+strings.Join(srcs, " ")) {
+		t.Errorf("javac did not get exactly the %d embedded sources:\n%s", len(srcs), lines[1])
+	}
+	if !strings.HasSuffix(lines[2], " "+strings.Join(classes, " ")) {
+		t.Errorf("d8 did not get exactly the classes javac wrote:\n%s", lines[2])
 	}
 	if got := strings.Count(log.String(), "\n"); got != 7 {
 		t.Errorf("Log got %d command lines, want the 7 that ran:\n%s", got, log.String())
@@ -200,8 +214,8 @@ func TestBuildCommandLines(t *testing.T) {
 	}
 	linked, err := os.ReadFile(filepath.Join(f.dir, "linked-manifest.xml"))
 	must(t, err)
-	if !bytes.Equal(linked, Manifest(34)) {
-		t.Errorf("aapt2 linked the manifest\n%s\nwant Manifest(34)\n%s", linked, Manifest(34))
+	if !bytes.Equal(linked, Manifest()) {
+		t.Errorf("aapt2 linked the manifest\n%s\nwant Manifest()\n%s", linked, Manifest())
 	}
 	if _, err := os.Stat(filepath.Join(f.cache, keystore)); err != nil {
 		t.Errorf("no debug key kept in the cache: %v", err)
@@ -224,7 +238,8 @@ func TestBuildCache(t *testing.T) {
 	ran := f.argv(t)
 	again, err := build(ctx, f.config(), src)
 	must(t, err)
-	if again != first || f.argv(t) != ran {
+	// Only the JDK's version is read again: it is part of the key.
+	if again != first || f.argv(t) != ran+"$JDK/bin/javac -version\n" {
 		t.Fatalf("a second build with nothing changed ran tools or moved the APK (%s, then %s):\n%s", first, again, strings.TrimPrefix(f.argv(t), ran))
 	}
 
@@ -256,17 +271,19 @@ func TestBuildCache(t *testing.T) {
 // TestCacheKey: every input of the APK changes the key.
 func TestCacheKey(t *testing.T) {
 	files := []javaFile{{"dev/flow/helper/A.java", []byte("class A {}")}}
-	tl := tools{platform: "android-34", buildTools: "34.0.0"}
-	base := cacheKey(files, Manifest(34), tl)
-	if base != cacheKey([]javaFile{{"dev/flow/helper/A.java", []byte("class A {}")}}, Manifest(34), tl) {
+	tl := tools{platform: "android-34", buildTools: "34.0.0", jdkVersion: "javac 17.0.9"}
+	m := Manifest()
+	base := cacheKey(files, m, tl)
+	if base != cacheKey([]javaFile{{"dev/flow/helper/A.java", []byte("class A {}")}}, m, tl) {
 		t.Fatal("the key is not stable")
 	}
 	variants := map[string]string{
-		"source":      cacheKey([]javaFile{{"dev/flow/helper/A.java", []byte("class A { }")}}, Manifest(34), tl),
-		"file name":   cacheKey([]javaFile{{"dev/flow/helper/B.java", []byte("class A {}")}}, Manifest(34), tl),
-		"manifest":    cacheKey(files, Manifest(35), tl),
-		"platform":    cacheKey(files, Manifest(34), tools{platform: "android-35", buildTools: "34.0.0"}),
-		"build-tools": cacheKey(files, Manifest(34), tools{platform: "android-34", buildTools: "34.0.1"}),
+		"source":      cacheKey([]javaFile{{"dev/flow/helper/A.java", []byte("class A { }")}}, m, tl),
+		"file name":   cacheKey([]javaFile{{"dev/flow/helper/B.java", []byte("class A {}")}}, m, tl),
+		"manifest":    cacheKey(files, append(bytes.Clone(m), ' '), tl),
+		"platform":    cacheKey(files, m, tools{platform: "android-35", buildTools: "34.0.0", jdkVersion: "javac 17.0.9"}),
+		"build-tools": cacheKey(files, m, tools{platform: "android-34", buildTools: "34.0.1", jdkVersion: "javac 17.0.9"}),
+		"JDK":         cacheKey(files, m, tools{platform: "android-34", buildTools: "34.0.0", jdkVersion: "javac 21.0.2"}),
 	}
 	for what, k := range variants {
 		if k == base {
@@ -378,8 +395,10 @@ func TestBuildFailures(t *testing.T) {
 	})
 }
 
+// TestLocate: --android-helper, then FLOW_ANDROID_HELPER, then the
+// embedded helper; an SDK in the environment builds nothing (a run needs
+// none, `flow android helper build` is the way to use one).
 func TestLocate(t *testing.T) {
-	ctx := context.Background()
 	env := func(kv ...string) func(string) string {
 		return func(k string) string {
 			for i := 0; i+1 < len(kv); i += 2 {
@@ -395,29 +414,30 @@ func TestLocate(t *testing.T) {
 	must(t, os.WriteFile(given, []byte("apk"), 0o644))
 	must(t, os.WriteFile(fromEnv, []byte("apk"), 0o644))
 
-	_, err := Locate(ctx, Source{Serial: "emulator-5554", Getenv: env("JAVA_HOME", "/jdk")})
-	ce := coded(t, err, canonical.CodeDeviceUnavailable, "emulator-5554", "--android-helper APK", "FLOW_ANDROID_HELPER", "ANDROID_HOME")
-	if ce.Details["serial"] != "emulator-5554" {
-		t.Errorf("details %v must name the serial", ce.Details)
+	f := newFake(t)
+	for _, getenv := range []func(string) string{nil, env("ANDROID_HOME", f.sdk, "JAVA_HOME", f.jdk)} {
+		h, err := Locate(Source{Getenv: getenv})
+		if err != nil || h.Path != "" || !bytes.Equal(h.APK, Embedded()) || len(h.APK) == 0 {
+			t.Errorf("with no APK given, Locate must return the embedded helper: %+v, %v", h.Path, err)
+		}
 	}
-
-	if got, err := Locate(ctx, Source{APK: given, Getenv: env("FLOW_ANDROID_HELPER", fromEnv)}); err != nil || got != given {
-		t.Errorf("--android-helper must win over FLOW_ANDROID_HELPER: %s, %v", got, err)
+	if argv := f.argv(t); argv != "" {
+		t.Errorf("Locate ran the SDK's tools:\n%s", argv)
 	}
-	if got, err := Locate(ctx, Source{Getenv: env("FLOW_ANDROID_HELPER", fromEnv, "ANDROID_HOME", "/sdk")}); err != nil || got != fromEnv {
-		t.Errorf("FLOW_ANDROID_HELPER must win over ANDROID_HOME: %s, %v", got, err)
+	if got, err := Locate(Source{APK: given, Getenv: env("FLOW_ANDROID_HELPER", fromEnv)}); err != nil || got.Path != given || got.APK != nil {
+		t.Errorf("--android-helper must win over FLOW_ANDROID_HELPER: %+v, %v", got, err)
 	}
-	_, err = Locate(ctx, Source{APK: filepath.Dir(given)})
+	if got, err := Locate(Source{Getenv: env("FLOW_ANDROID_HELPER", fromEnv, "ANDROID_HOME", "/sdk")}); err != nil || got.Path != fromEnv {
+		t.Errorf("FLOW_ANDROID_HELPER must win over the embedded helper: %+v, %v", got, err)
+	}
+	_, err := Locate(Source{APK: filepath.Dir(given)})
 	coded(t, err, canonical.CodeInvalidArgs, "--android-helper", "is not an APK file")
-	_, err = Locate(ctx, Source{Getenv: env("FLOW_ANDROID_HELPER", "/no/such.apk")})
+	_, err = Locate(Source{Getenv: env("FLOW_ANDROID_HELPER", "/no/such.apk")})
 	coded(t, err, canonical.CodeInvalidArgs, "FLOW_ANDROID_HELPER /no/such.apk is not an APK file")
 
-	f := newFake(t)
-	for _, k := range []string{"ANDROID_HOME", "ANDROID_SDK_ROOT"} {
-		apk, err := Locate(ctx, Source{Getenv: env(k, f.sdk, "JAVA_HOME", f.jdk), CacheDir: f.cache})
-		if err != nil || filepath.Dir(apk) != f.cache {
-			t.Errorf("%s: Locate must build into the cache: %s, %v", k, apk, err)
-		}
+	ce := coded(t, Missing("emulator-5554"), canonical.CodeDeviceUnavailable, "emulator-5554", "ANDROID_HOME", "--android-helper APK", "embeds")
+	if ce.Details["serial"] != "emulator-5554" {
+		t.Errorf("details %v must name the serial", ce.Details)
 	}
 	if SDKFromEnv(env("ANDROID_SDK_ROOT", "/old", "ANDROID_HOME", "/new")) != "/new" {
 		t.Error("ANDROID_HOME must win over ANDROID_SDK_ROOT")
@@ -449,11 +469,11 @@ type manifestXML struct {
 // hold, with the permissions its operations need.
 func TestManifest(t *testing.T) {
 	var m manifestXML
-	if err := xml.Unmarshal(Manifest(35), &m); err != nil {
-		t.Fatalf("Manifest is not XML: %v\n%s", err, Manifest(35))
+	if err := xml.Unmarshal(Manifest(), &m); err != nil {
+		t.Fatalf("Manifest is not XML: %v\n%s", err, Manifest())
 	}
 	if m.Package != Package || m.VersionCode != "1" || m.UsesSDK.Min != "24" || m.UsesSDK.Target != "35" || m.Application == nil {
-		t.Errorf("manifest %+v: want package %s, versionCode 1, minSdk 24, targetSdk 35, an application", m, Package)
+		t.Errorf("manifest %+v: want package %s, versionCode 1, minSdk 24, targetSdk 35 (TargetSDK), an application", m, Package)
 	}
 	if len(m.Instrumentation) != 1 || Package+"/"+m.Instrumentation[0].Name != Runner || m.Instrumentation[0].Target != Package {
 		t.Fatalf("instrumentation %+v must be %s targeting its own package", m.Instrumentation, Runner)
@@ -471,9 +491,6 @@ func TestManifest(t *testing.T) {
 		if got, ok := perms[name]; !ok || got != max {
 			t.Errorf("permission %s (maxSdkVersion %q) missing or different: %v", name, max, perms)
 		}
-	}
-	if target := new(manifestXML); xml.Unmarshal(Manifest(19), target) != nil || target.UsesSDK.Target != "24" {
-		t.Errorf("a platform older than minSdk must still target %d: %+v", MinSDK, target.UsesSDK)
 	}
 	status, err := sources.ReadFile("src/dev/flow/helper/InstrumentationStatus.java")
 	if err != nil || !strings.Contains(string(status), `PROTOCOL = "`+Protocol+`"`) {
@@ -519,18 +536,21 @@ func TestBuildWithSDK(t *testing.T) {
 	}
 }
 
-// TestNoAPKCommitted: the helper ships as sources; an APK in the tree would
-// be a binary nobody can review (the issue: "No APK is committed").
-func TestNoAPKCommitted(t *testing.T) {
-	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+// TestOnlyTheShippedAPKIsCommitted: the one APK in the tree is the
+// shipped helper, which CI rebuilds bit for bit from src/; any other APK
+// would be a binary nobody can review.
+func TestOnlyTheShippedAPKIsCommitted(t *testing.T) {
+	shipped, err := filepath.Abs(filepath.FromSlash(DistAPK))
+	must(t, err)
+	err = filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".apk") {
-			t.Errorf("%s: no APK belongs in the repository; flow builds the helper (helperapk.Build)", p)
+		if abs, _ := filepath.Abs(p); !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".apk") && abs != shipped {
+			t.Errorf("%s: no APK but %s belongs in the repository (go run ./helper-apk/cmd/builddist makes it)", p, DistAPK)
 		}
 		return nil
 	})
@@ -548,5 +568,125 @@ func TestDebugKeyRace(t *testing.T) {
 	}
 	if data, err := os.ReadFile(key); err != nil || string(data) != "other\n" {
 		t.Errorf("the debug key is %q (%v), want the one the other flow stored", data, err)
+	}
+}
+
+// TestBuildRunsToolsWithTheJDK (review R3): the SDK's d8 and apksigner
+// wrappers run the java on PATH, so the build gives them the JDK it found
+// (JAVA_HOME, or the JDK javac on PATH links into) first on PATH and as
+// JAVA_HOME.
+func TestBuildRunsToolsWithTheJDK(t *testing.T) {
+	check := func(t *testing.T, f *fake, jdk string) {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(f.dir, "java-env"))
+		must(t, err)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) < 3 { // d8, apksigner sign, apksigner verify
+			t.Fatalf("d8 and apksigner did not run:\n%s", data)
+		}
+		want := "JAVA_HOME=" + jdk + " java=" + filepath.Join(jdk, "bin", "java")
+		for _, l := range lines {
+			if !strings.HasSuffix(l, want) {
+				t.Errorf("%s\nwant the JDK's java and JAVA_HOME: %s", l, want)
+			}
+		}
+	}
+	t.Run("JAVA_HOME", func(t *testing.T) {
+		f := newFake(t)
+		t.Setenv("JAVA_HOME", "/elsewhere")
+		_, err := Build(context.Background(), f.config())
+		must(t, err)
+		check(t, f, f.jdk)
+	})
+	t.Run("javac on PATH through a link", func(t *testing.T) {
+		f := newFake(t)
+		links := filepath.Join(t.TempDir(), "bin")
+		must(t, os.MkdirAll(links, 0o755))
+		for _, tool := range []string{"javac", "keytool"} {
+			must(t, os.Symlink(filepath.Join(f.jdk, "bin", tool), filepath.Join(links, tool)))
+		}
+		t.Setenv("PATH", links+string(os.PathListSeparator)+os.Getenv("PATH"))
+		cfg := f.config()
+		cfg.JDK = ""
+		_, err := Build(context.Background(), cfg)
+		must(t, err)
+		check(t, f, f.jdk)
+	})
+}
+
+// TestBuildNeedsJDK17 (review R4): an older JDK is refused before anything
+// is built, and the JDK's version is part of the cache key.
+func TestBuildNeedsJDK17(t *testing.T) {
+	for _, old := range []string{"11.0.22", "1.8.0_392"} {
+		f := newFake(t)
+		must(t, os.WriteFile(filepath.Join(f.dir, "javac-version"), []byte(old), 0o644))
+		_, err := Build(context.Background(), f.config())
+		coded(t, err, canonical.CodeDeviceUnavailable, "javac "+old, "JDK 17 or newer", "JAVA_HOME")
+		if argv := f.argv(t); strings.TrimSpace(argv) != "$JDK/bin/javac -version" {
+			t.Errorf("JDK %s: only the version may be read, ran:\n%s", old, argv)
+		}
+	}
+	f := newFake(t)
+	first, err := Build(context.Background(), f.config())
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(f.dir, "javac-version"), []byte("21.0.2"), 0o644))
+	second, err := Build(context.Background(), f.config())
+	must(t, err)
+	if first == second {
+		t.Errorf("JDK 21 reused the APK JDK 17 built (%s): the JDK must be in the cache key", first)
+	}
+}
+
+// TestPickPlatformNames (review R5): minor releases (android-36.1),
+// extension levels (android-35-ext14) and previews named by codename
+// (their API level in source.properties, as sdkmanager writes it) are
+// platforms too; the newest release wins over a preview.
+func TestPickPlatformNames(t *testing.T) {
+	f := newFake(t)
+	for _, p := range []string{"android-35", "android-35-ext14", "android-36", "android-36.1", "android-Baklava"} {
+		f.platform(t, p)
+	}
+	must(t, os.WriteFile(filepath.Join(f.sdk, "platforms", "android-Baklava", "source.properties"),
+		[]byte("Pkg.Desc=Android SDK Platform Baklava\nAndroidVersion.ApiLevel=35\nAndroidVersion.CodeName=Baklava\n"), 0o644))
+	name, api, err := pickPlatform(f.sdk, "")
+	if err != nil || name != "android-36.1" || api != 36 {
+		t.Errorf("picked %s (API %d, %v), want android-36.1 (API 36)", name, api, err)
+	}
+	for want, api := range map[string]int{"android-35-ext14": 35, "android-Baklava": 35, "android-36.1": 36} {
+		name, got, err := pickPlatform(f.sdk, want)
+		if err != nil || name != want || got != api {
+			t.Errorf("pinned %s: got %s API %d (%v), want API %d", want, name, got, err, api)
+		}
+	}
+	for _, c := range [][2]string{{"android-35", "android-35-ext14"}, {"android-35-ext14", "android-36"}, {"android-36", "android-36.1"}} {
+		a, _ := parsePlatform(f.sdk, c[0])
+		b, _ := parsePlatform(f.sdk, c[1])
+		if !a.less(b) || b.less(a) {
+			t.Errorf("%s must come before %s", c[0], c[1])
+		}
+	}
+	only := newFake(t)
+	must(t, os.RemoveAll(filepath.Join(only.sdk, "platforms")))
+	only.platform(t, "android-Baklava")
+	must(t, os.WriteFile(filepath.Join(only.sdk, "platforms", "android-Baklava", "source.properties"), []byte("AndroidVersion.ApiLevel=35\n"), 0o644))
+	if name, _, err := pickPlatform(only.sdk, ""); err != nil || name != "android-Baklava" {
+		t.Errorf("a preview alone must be used: %s, %v", name, err)
+	}
+}
+
+// TestBuildPinsTargetSDK (review R5): the manifest targets TargetSDK
+// whatever platform the SDK has, so the helper behaves the same on every
+// machine.
+func TestBuildPinsTargetSDK(t *testing.T) {
+	f := newFake(t)
+	f.platform(t, "android-36")
+	_, err := Build(context.Background(), f.config())
+	must(t, err)
+	linked, err := os.ReadFile(filepath.Join(f.dir, "linked-manifest.xml"))
+	must(t, err)
+	var m manifestXML
+	must(t, xml.Unmarshal(linked, &m))
+	if m.UsesSDK.Target != strconv.Itoa(TargetSDK) || !strings.Contains(f.argv(t), "platforms/android-36/android.jar") {
+		t.Errorf("built against android-36 with targetSdk %s, want %d:\n%s", m.UsesSDK.Target, TargetSDK, f.argv(t))
 	}
 }

@@ -21,8 +21,8 @@ func androidCommand(env Env) *cli.Command {
 				Description: `Compiles the helper sources this flow binary embeds with the SDK's own javac target,
    d8, aapt2, zipalign and apksigner (a debug key is made once per cache) and caches the APK by a
    hash of its sources and tools: a second build prints the cached path. flow test --device
-   android does this by itself on first use; pass the printed path to --android-helper or
-   FLOW_ANDROID_HELPER to skip the SDK on machines that lack it.`,
+   android needs none of this: it installs the helper APK flow embeds (helper-apk/dist). Pass the
+   printed path to --android-helper or FLOW_ANDROID_HELPER to install your own build instead.`,
 				Action: func(c *cli.Context) error {
 					if err := noArgs(c, "flow android helper build"); err != nil {
 						return err

@@ -31,7 +31,7 @@ func testCommand(env Env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios, web (headless Chromium through a local chromedriver), android (the one online device) or android:SERIAL, ios or ios:UDID, appium (a native Appium session at --webdriver-url); flow devices lists them"},
 			&cli.StringFlag{Name: "ios-runner-url", Usage: "attach to a flow iOS runner that is already running (http://HOST:PORT; ios-runner/PROTOCOL.md); implies --device ios", EnvVars: []string{"FLOW_IOS_RUNNER_URL"}},
-			&cli.StringFlag{Name: "android-helper", Usage: "the helper APK to install on Android devices (default $FLOW_ANDROID_HELPER, else built with the SDK of $ANDROID_HOME)"},
+			&cli.StringFlag{Name: "android-helper", Usage: "a helper APK to install on Android devices instead of the one flow embeds (default $FLOW_ANDROID_HELPER; flow android helper build makes one)"},
 			&cli.StringFlag{Name: "webdriver-url", Usage: "run on a remote W3C WebDriver endpoint (Selenium Grid, Appium, a device farm); a native Appium session when --capabilities say so (docs/webdriver.md)", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
 			&cli.StringFlag{Name: "capabilities", Usage: "JSON file of session capabilities for --webdriver-url (docs/webdriver.md)"},
 			&cli.StringSliceFlag{Name: "app", Usage: "app model installed on sim (repeatable); the demo app is always installed"},

@@ -27,9 +27,12 @@ type Config struct {
 	Serial string
 	// ADB is the client of the adb server the device is attached to.
 	ADB *adb.Client
-	// HelperAPK is the flow helper to install (helperapk.Locate finds or
-	// builds one); without it the device cannot be opened.
+	// HelperAPK is the flow helper to install, a file (helperapk.Locate
+	// picks it); without it or HelperData the device cannot be opened.
 	HelperAPK string
+	// HelperData, when set, is the helper APK itself (flow's embedded
+	// one) and HelperAPK is not read.
+	HelperData []byte
 	// HelperVersionCode is the helper's versionCode (helperapk.VersionCode);
 	// 0 skips the version check and compares checksums only.
 	HelperVersionCode int64

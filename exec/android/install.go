@@ -49,20 +49,26 @@ func (c *InstallCache) forget(serial string) {
 	delete(c.sum, serial)
 }
 
-const helperMissingHint = "build the helper with `flow android helper build` (needs ANDROID_HOME), or pass a prebuilt one with --android-helper APK or FLOW_ANDROID_HELPER"
+const helperMissingHint = "flow installs the helper it embeds unless told otherwise: pass a built one with --android-helper APK or FLOW_ANDROID_HELPER (flow android helper build makes one with ANDROID_HOME)"
 
 // ensureHelper installs the helper unless the same one is there already
 // (agent-device's policy): the installed version code first, and when it
-// matches, the installed APK's checksum (`pm path` + pull). A mismatch
-// reinstalls; INSTALL_FAILED_UPDATE_INCOMPATIBLE (another signing key)
-// uninstalls first and retries once.
+// matches, the installed APK's checksum (`pm path` + pull) against the
+// sha256 of the bytes flow installs (the embedded APK's by default: a
+// helper's identity is its checksum, as the version code stays 1 while
+// the protocol is flow-helper-v1). A mismatch reinstalls;
+// INSTALL_FAILED_UPDATE_INCOMPATIBLE (another signing key) uninstalls
+// first and retries once.
 func (d *Device) ensureHelper(ctx context.Context) error {
-	if d.cfg.HelperAPK == "" {
-		return d.unavailable("no flow helper APK to install on %s", d.serial).WithHint(helperMissingHint)
-	}
-	apk, err := os.ReadFile(d.cfg.HelperAPK)
-	if err != nil {
-		return d.unavailable("cannot read the flow helper %s: %v", d.cfg.HelperAPK, err).Wrap(err).WithHint(helperMissingHint)
+	apk := d.cfg.HelperData
+	if apk == nil {
+		if d.cfg.HelperAPK == "" {
+			return d.unavailable("no flow helper APK to install on %s", d.serial).WithHint(helperMissingHint)
+		}
+		var err error
+		if apk, err = os.ReadFile(d.cfg.HelperAPK); err != nil {
+			return d.unavailable("cannot read the flow helper %s: %v", d.cfg.HelperAPK, err).Wrap(err).WithHint(helperMissingHint)
+		}
 	}
 	digest := sha256.Sum256(apk)
 	sum := hex.EncodeToString(digest[:])

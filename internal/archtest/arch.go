@@ -44,7 +44,9 @@ func Rules() map[string]Rule {
 		"exec/uiautomator":  {Project: []string{"canonical", "exec"}},
 		"exec/appium":       {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/uiautomator", "exec/webdriver"}},
 		"helper-apk":        {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},
-		"ios-runner":        {Project: []string{"canonical"}, ThirdParty: []string{"howett.net/plist"}},
+		// The shipped helper's build command (go run ./helper-apk/cmd/builddist).
+		"helper-apk/cmd/builddist": {Project: []string{"canonical", "helper-apk"}},
+		"ios-runner":               {Project: []string{"canonical"}, ThirdParty: []string{"howett.net/plist"}},
 		// The Go API (package flow, the module root): the surfaces' shared
 		// engine; it sees every product package but the CLI.
 		".": {Project: []string{"canonical", "compat", "maestro", "planner", "exec", "exec/android", "exec/android/adb", "exec/appium", "exec/fsext",

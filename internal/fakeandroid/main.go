@@ -5,12 +5,14 @@
 //
 //	go run ./internal/fakeandroid --listen 127.0.0.1:7555 [--app APP.yaml ...] [--events FILE]
 //	adb connect 127.0.0.1:7555
-//	flow test --device android:127.0.0.1:7555 --android-helper ANY_FILE flows/demo
+//	flow test --device android:127.0.0.1:7555 flows/demo
 //
 // It prints "ready 127.0.0.1:PORT" once it accepts connections and runs
 // until interrupted. --events writes what the apps observed, in sim's
-// event-log format. The phone accepts any file as the helper APK: it
-// cannot run one, it plays the helper itself.
+// event-log format. The phone accepts any file as the helper APK (flow
+// installs the one it embeds unless --android-helper names another): it
+// cannot run one, it plays the helper itself, and it logs the size and
+// sha256 of each APK it receives on stderr.
 package main
 
 import (
@@ -18,6 +20,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"os"
 
 	"github.com/flow-runner/flow/internal/fakeandroid/adbd"
 	"github.com/flow-runner/flow/internal/fakeandroid/phone"
@@ -35,7 +38,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	fs := adbd.NewMemFS()
-	p := phone.New(phone.Options{Apps: setup.Apps, Events: setup.Events, Files: fs})
+	p := phone.New(phone.Options{Apps: setup.Apps, Events: setup.Events, Files: fs, Log: os.Stderr})
 	defer p.Close()
 	l, err := flags.Listen(stdout)
 	if err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +28,12 @@ func TestCommand(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--listen", "127.0.0.1:0", "--events", events)
 	stdout, _ := cmd.StdoutPipe()
+	stderr, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stderr.Close()
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -46,5 +54,21 @@ func TestCommand(t *testing.T) {
 	}
 	if _, err := d.ADBCommand(ctx, "shell", "input", "tap", "1", "2").Output(); err == nil {
 		t.Fatal("input must fail on the fake: flow never uses it")
+	}
+
+	// adb install streams the APK (cmd package install -S SIZE); the
+	// phone's log names the size and sha256 of the bytes it received.
+	apk := filepath.Join(t.TempDir(), "some.apk")
+	data := []byte("an APK's bytes, as the phone must receive them")
+	if err := os.WriteFile(apk, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := d.ADBCommand(ctx, "install", apk).CombinedOutput(); err != nil || !strings.Contains(string(out), "Success") {
+		t.Fatalf("adb install: %v\n%s", err, out)
+	}
+	sum := sha256.Sum256(data)
+	logged, _ := os.ReadFile(stderr.Name())
+	if want := fmt.Sprintf("installed dev.flow.helper: %d bytes, sha256 %x\n", len(data), sum); !strings.Contains(string(logged), want) {
+		t.Fatalf("the install log does not say %q:\n%s", want, logged)
 	}
 }

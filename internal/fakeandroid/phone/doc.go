@@ -31,7 +31,10 @@
 //
 // Any install is the helper (flow installs nothing else; the fake cannot
 // read an APK): the bytes are kept, served back at the path pm path names,
-// and reported with the versionCode the test gives (Options). `am
+// and reported with the versionCode the test gives (Options). Each install
+// is recorded with its size and sha256 (Installs, and a line on
+// Options.Log), so a test can check that flow installed exactly the helper
+// it embeds. `am
 // instrument -w -e socket NAME dev.flow.helper/.FlowInstrumentation` opens
 // localabstract:NAME for a flow-helper-v1 server (helper-apk/PROTOCOL.md)
 // backed by sim, prints the ready block and keeps the stream open until the

@@ -2,6 +2,8 @@ package phone
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strconv"
@@ -156,9 +158,15 @@ func (p *Phone) install(args []string, stdin io.Reader, stdout io.Writer) int {
 		return 1
 	}
 	p.stopHelper() // installing over a running package kills it
+	sum := sha256.Sum256(apk)
+	in := Install{Size: len(apk), SHA256: hex.EncodeToString(sum[:])}
 	p.mu.Lock()
 	p.helper = apk
+	p.installs = append(p.installs, in)
 	p.mu.Unlock()
+	if p.log != nil {
+		fmt.Fprintf(p.log, "fakeandroid: installed %s: %d bytes, sha256 %s\n", HelperPackage, in.Size, in.SHA256)
+	}
 	fmt.Fprintln(stdout, reply("pm-success"))
 	return 0
 }

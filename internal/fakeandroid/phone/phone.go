@@ -52,6 +52,9 @@ type Options struct {
 	HelperVersionCode int
 	// HelperAPK, when set, is installed before the phone starts.
 	HelperAPK []byte
+	// Log, when set, receives one line per install: the size and sha256
+	// of the bytes received, so a person can check what flow installed.
+	Log io.Writer
 	// Permissions are what each package requests (the helper's permissions
 	// op); a package absent here requests none.
 	Permissions map[string][]string
@@ -95,8 +98,10 @@ type Phone struct {
 	props  map[string]string
 	perms  map[string][]string
 	faults Faults
+	log    io.Writer
 
 	mu         sync.Mutex
+	installs   []Install
 	helper     []byte // installed helper APK; nil when not installed
 	versionCd  int
 	grants     []Grant
@@ -111,6 +116,19 @@ type Phone struct {
 	front      string // the package last brought to the front
 	closed     bool
 	uiHolder   string // the package holding UiAutomation besides the helper
+}
+
+// Install is one APK the package manager took: its size and sha256 (hex).
+type Install struct {
+	Size   int
+	SHA256 string
+}
+
+// Installs are the APKs installed since the phone started, in order.
+func (p *Phone) Installs() []Install {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.installs)
 }
 
 // Grant is one pm grant or pm revoke the phone received.
@@ -131,6 +149,7 @@ func New(o Options) *Phone {
 		props:     defaultProps(),
 		perms:     o.Permissions,
 		faults:    o.Faults,
+		log:       o.Log,
 		helper:    o.HelperAPK,
 		versionCd: max(o.HelperVersionCode, 1),
 		models:    models(o.Apps),
