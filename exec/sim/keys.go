@@ -111,6 +111,17 @@ func (d *Device) submit() {
 	}
 }
 
+// KeyboardShown reports whether the app in front has its keyboard up (the
+// bottom 38% of the screen, as Screenshot draws it), for a runner that
+// answers what a device shows.
+func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
+	defer d.mu.Unlock()
+	if err := d.begin(ctx); err != nil {
+		return false, err
+	}
+	return d.front != nil && d.front.keyboard, nil
+}
+
 // HideKeyboard puts the keyboard down; the field keeps focus.
 func (d *Device) HideKeyboard(ctx context.Context) error {
 	defer d.mu.Unlock()
