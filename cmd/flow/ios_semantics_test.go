@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flow-runner/flow/exec/sim"
 	"github.com/flow-runner/flow/internal/fakeios/runner"
@@ -117,5 +120,26 @@ func TestIOSIgnoresWhatMaestroIgnores(t *testing.T) {
 		} else if strings.Join(w, "\n") != strings.Join(warnings, "\n") {
 			t.Errorf("the iOS runner warns\n%s\nsim:ios warns\n%s", strings.Join(w, "\n"), strings.Join(warnings, "\n"))
 		}
+	}
+}
+
+// TestIOSClearStateOfAMissingApp: Maestro's iOS clearState reinstalls the
+// app from its own bundle, so an app the device lacks fails the step
+// (COMMAND_FAILED, exit 1) on sim:ios as on a simulator through simctl,
+// where flow asks simctl get_app_container first.
+func TestIOSClearStateOfAMissingApp(t *testing.T) {
+	flow := filepath.Join(t.TempDir(), "clear.yaml")
+	os.WriteFile(flow, []byte("appId: com.example.shop\n---\n- clearState: com.example.missing\n"), 0o644)
+	want := "Unable to clear state for app com.example.missing: it is not installed on "
+	if r := runFlow(t, "", "test", flow, "--device", "sim:ios"); r.code != 1 || !strings.Contains(r.stdout, "COMMAND_FAILED: "+want+"sim") {
+		t.Fatalf("sim:ios: %s", r)
+	}
+	env, _ := fakeMac(t)
+	var out, errb bytes.Buffer
+	env.Stdout, env.Stderr = &out, &errb
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if code := run(ctx, env, []string{"flow", "test", flow, "--device", "ios"}); code != 1 || !strings.Contains(out.String(), "COMMAND_FAILED: "+want+"FAKE-UDID-1") {
+		t.Fatalf("a simulator: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }

@@ -398,10 +398,18 @@ func (d *Device) StopApp(ctx context.Context, appID string, kill bool) error {
 	return d.c.call(ctx, "terminate", map[string]any{"appId": appID}, 0, nil)
 }
 
-// ClearState wipes the app's data through the host (simctl).
+// ClearState wipes the app's data through the host (simctl). Maestro's
+// iOS clearState reinstalls the app from its own bundle, so an app the
+// device lacks fails the step.
 func (d *Device) ClearState(ctx context.Context, appID string) error {
 	if d.cfg.Host == nil {
 		return d.noHost("clearState")
+	}
+	if ok, err := d.installed(ctx, appID); err != nil {
+		return err
+	} else if !ok {
+		return canonical.Errorf(canonical.CodeCommandFailed, "Unable to clear state for app %s: it is not installed on %s", appID, d.cfg.Name).
+			With("device", d.cfg.Name).With("appId", appID).WithHint("check the appId, or install the app first")
 	}
 	return d.cfg.Host.ClearState(ctx, appID)
 }
