@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,10 +26,14 @@ import (
 // holder for the message the second run prints.
 
 // DefaultLockDir is where the device locks live when the caller names no
-// folder: the system's temporary folder, which every flow process of this
-// user shares (simulators belong to one user; a phone shared by several
-// users needs FLOW_IOS_LOCK_DIR pointed at a common folder).
-func DefaultLockDir() string { return filepath.Join(os.TempDir(), "flow-ios-devices") }
+// folder: a folder of this user's in the system's temporary folder, which
+// every flow process of the user shares. Simulators belong to one user; a
+// phone that several users drive needs FLOW_IOS_LOCK_DIR pointed at a
+// folder they all can write (a shared /tmp folder made by one user would
+// refuse the others).
+func DefaultLockDir() string {
+	return filepath.Join(os.TempDir(), "flow-ios-devices-"+strconv.Itoa(os.Getuid()))
+}
 
 // lockOwner is what owner.json holds.
 type lockOwner struct {
