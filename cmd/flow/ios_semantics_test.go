@@ -78,8 +78,8 @@ func TestIOSStaticElementTappedAsOnSim(t *testing.T) {
 // iOS runner agree on the commands Maestro's iOS driver ignores
 // (maestro-reference §1.2, §1.4): back does nothing, pressKey of a key iOS
 // lacks does nothing and warns (not exit 3), and setAirplaneMode and
-// toggleAirplaneMode warn and do nothing; the flow passes on both with the
-// same warnings.
+// toggleAirplaneMode warn and do nothing, and openLink ignores browser
+// (simctl openurl); the flow passes on both with the same warnings.
 func TestIOSIgnoresWhatMaestroIgnores(t *testing.T) {
 	flow := filepath.Join(t.TempDir(), "ignored.yaml")
 	os.WriteFile(flow, []byte(`appId: com.example.shop
@@ -95,6 +95,10 @@ func TestIOSIgnoresWhatMaestroIgnores(t *testing.T) {
 - assertVisible: Welcome back
 - setAirplaneMode: enabled
 - toggleAirplaneMode
+- openLink:
+    link: shop://cart
+    browser: true
+- assertVisible: Your cart
 `), 0o644)
 	_, url := fakeRunner(t, runner.Options{Simulator: true})
 	var warnings []string

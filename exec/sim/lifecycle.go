@@ -108,7 +108,9 @@ func (d *Device) OpenLink(ctx context.Context, link string, browser bool) error 
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
-	if browser {
+	// Maestro's iOS openLink is simctl openurl, which ignores browser: the
+	// link opens where iOS routes it, as on flow's iOS device.
+	if browser && d.platform() != "ios" {
 		return canonical.Errorf(canonical.CodeUnsupportedOperation, "sim has no web browser to open %q in", link).
 			WithHint("drop browser: true to open the link in the app whose model lists it")
 	}
