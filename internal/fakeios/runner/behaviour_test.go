@@ -104,8 +104,8 @@ func TestViewportIsPointsAndOrientation(t *testing.T) {
 }
 
 // TestTypingNeedsFocusAndTheKeyboard: type with no focused field is
-// COMMAND_FAILED (Commands.swift handle: XCUITest records an issue for
-// typeText without focus, answered as COMMAND_FAILED); tapping a field
+// COMMAND_FAILED and erase is nothing, successfully (FlowRunnerCore
+// Typing.swift focusPolicy, noFocusError); tapping a field
 // raises the keyboard, which viewport reports; hideKeyboard reports
 // wasShown true, then false once it is down (Commands.swift hideKeyboard);
 // a keyboard that stays up after the two swipes is COMMAND_FAILED.
@@ -113,8 +113,11 @@ func TestTypingNeedsFocusAndTheKeyboard(t *testing.T) {
 	for _, stays := range []bool{false, true} {
 		_, send := serve(t, Options{Apps: []*sim.App{loadApp(t, "testdata/notes.yaml")}, KeyboardStays: stays})
 		launch(t, send, "com.example.notes")
-		if a := send("type", map[string]any{"text": "hello"}); a.OK || a.Error.Code != "COMMAND_FAILED" {
+		if a := send("type", map[string]any{"text": "hello"}); a.OK || a.Error.Code != "COMMAND_FAILED" || a.Error.Message != "type: no element has keyboard focus" {
 			t.Fatalf("type without focus: %+v", a)
+		}
+		if a := send("erase", map[string]any{"count": 3}); !a.OK {
+			t.Fatalf("erase without focus erases nothing, successfully (Typing.swift focusPolicy): %+v", a.Error)
 		}
 		if a := send("hideKeyboard", nil); !a.OK || a.Data["wasShown"] != false {
 			t.Fatalf("hideKeyboard with no keyboard: %+v", a)
@@ -225,6 +228,26 @@ func TestMissingAppIsCommandFailed(t *testing.T) {
 		a := send(c, map[string]any{"appId": "com.example.missing", "arguments": map[string]any{}, "stop": true})
 		if a.OK || a.Error.Code != "COMMAND_FAILED" || a.Error.Message != "com.example.missing is not installed" || a.Error.Hint != "check the appId" {
 			t.Fatalf("%s of a missing app: %+v", c, a)
+		}
+	}
+}
+
+// TestBoundsAsTheRunner: a hold over 10 s or an erase over 500 characters
+// is INVALID_ARGS naming the bounds, as the runner's decoder refuses them
+// (FlowRunnerCore Protocol.swift Fields.int(_:in:unit:)).
+func TestBoundsAsTheRunner(t *testing.T) {
+	_, send := serve(t, Options{Apps: []*sim.App{loadApp(t, "testdata/notes.yaml")}})
+	launch(t, send, "com.example.notes")
+	for _, c := range []struct {
+		command string
+		fields  map[string]any
+		message string
+	}{
+		{"longPress", map[string]any{"x": 10, "y": 10, "holdMs": 20000}, `longPress: field "holdMs" must be between 0 and 10000 ms, not 20000`},
+		{"erase", map[string]any{"count": 501}, `erase: field "count" must be between 0 and 500 characters, not 501`},
+	} {
+		if a := send(c.command, c.fields); a.OK || a.Error.Code != "INVALID_ARGS" || a.Error.Message != c.message {
+			t.Errorf("%s %v: %+v", c.command, c.fields, a)
 		}
 	}
 }

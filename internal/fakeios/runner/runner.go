@@ -264,6 +264,30 @@ func num(fields map[string]json.RawMessage, command, name string) (float64, *fai
 	return v, nil
 }
 
+// bounded reads an integer field within lo..hi as the runner's decoder
+// does (FlowRunnerCore Protocol.swift Fields.int(_:in:unit:)): a hold or an
+// erase blocks the runner's main thread, so a runaway value is INVALID_ARGS
+// naming the bounds.
+func bounded(fields map[string]json.RawMessage, command, name string, lo, hi int, unit string) (int, *failure) {
+	v, ferr := num(fields, command, name)
+	if ferr != nil {
+		return 0, ferr
+	}
+	n := int(v)
+	if n < lo || n > hi {
+		return 0, &failure{"INVALID_ARGS", fmt.Sprintf("%s: field %q must be between %d and %d %s, not %d", command, name, lo, hi, unit, n),
+			fmt.Sprintf("send a %s from %d to %d", name, lo, hi)}
+	}
+	return n, nil
+}
+
+// The runner's bounds (FlowRunnerCore Protocol.swift maxHoldMs,
+// maxEraseCount).
+const (
+	maxHoldMs     = 10000
+	maxEraseCount = 500
+)
+
 func str(fields map[string]json.RawMessage, command, name string) (string, *failure) {
 	raw, ok := fields[name]
 	if !ok {
@@ -387,7 +411,7 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		if command == "tap" {
 			return nil, fromErr(d.Tap(ctx, p))
 		}
-		hold, ferr := num(f, command, "holdMs")
+		hold, ferr := bounded(f, command, "holdMs", 0, maxHoldMs, "ms")
 		if ferr != nil {
 			return nil, ferr
 		}
@@ -397,13 +421,21 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		if ferr != nil {
 			return nil, ferr
 		}
-		return nil, fromErr(d.InputText(ctx, text))
+		if err := d.InputText(ctx, text); err != nil {
+			if canonical.CodeOf(err) == canonical.CodeCommandFailed {
+				// sim refuses text with no focused field; the runner's
+				// wording is FlowRunnerCore Typing.swift noFocusError.
+				return nil, &failure{"COMMAND_FAILED", "type: no element has keyboard focus", "tap the field first (tapOn), as on a phone"}
+			}
+			return nil, fromErr(err)
+		}
+		return nil, nil
 	case "erase":
-		n, ferr := num(f, command, "count")
+		n, ferr := bounded(f, command, "count", 0, maxEraseCount, "characters")
 		if ferr != nil {
 			return nil, ferr
 		}
-		return nil, fromErr(d.EraseText(ctx, int(n)))
+		return nil, fromErr(d.EraseText(ctx, n))
 	case "key", "button":
 		name, ferr := str(f, command, "name")
 		if ferr != nil {
