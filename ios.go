@@ -42,9 +42,14 @@ func openIOSShards(ctx context.Context, o Target, n int) ([]exec.Device, error) 
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "%s %d needs %d booted iOS simulators; %d are booted", o.shardFlag(), n, n, len(booted)).
 			WithHint(fmt.Sprintf("boot %d more (xcrun simctl boot UDID; flow devices lists them), or lower %s to %d", n-len(booted), o.shardFlag(), len(booted)))
 	}
+	session, err := iosSessionOf(o)
+	if err != nil {
+		return nil, err
+	}
 	given, build := simulatorRunner(o, xcrun)
 	return openAll(ctx, n, func(i int) (exec.Device, error) {
-		d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: o.Env.Environment()})
+		d, err := ios.OpenSimulator(ctx, ios.SimulatorConfig{UDID: booted[i], Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: o.Env.Environment(),
+			ReadyTimeout: session.ready, LockDir: session.lockDir})
 		if err != nil {
 			return nil, err // never a typed nil in the interface
 		}
@@ -109,6 +114,10 @@ func iosLink(env Env) ios.PhoneLink {
 // one, the one booted simulator or connected iPhone there is. Simulators
 // are asked first (a Mac with Xcode); iPhones come from usbmuxd.
 func openIOSDevice(ctx context.Context, o Target, udid string) (exec.Device, error) {
+	session, err := iosSessionOf(o)
+	if err != nil {
+		return nil, err
+	}
 	xcrun, xerr := FindXcrun(o)
 	var sims []ios.Simulator
 	if xerr == nil {
@@ -120,7 +129,12 @@ func openIOSDevice(ctx context.Context, o Target, udid string) (exec.Device, err
 	phones, perr := iosLink(o.Env).List(ctx)
 	given, build := simulatorRunner(o, xcrun)
 	simCfg := func(u string) ios.SimulatorConfig {
-		return ios.SimulatorConfig{UDID: u, Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: o.Env.Environment()}
+		return ios.SimulatorConfig{UDID: u, Xcrun: xcrun, XCTestRun: given, BuildRunner: build, Env: o.Env.Environment(),
+			ReadyTimeout: session.ready, LockDir: session.lockDir}
+	}
+	phoneCfg := func(u string) ios.IPhoneConfig {
+		return ios.IPhoneConfig{UDID: u, Link: iosLink(o.Env), Runner: iphoneRunner(o), RunnerBundleID: session.runnerID,
+			ReadyTimeout: session.ready, LockDir: session.lockDir}
 	}
 	if udid != "" {
 		for _, s := range sims {
@@ -133,7 +147,7 @@ func openIOSDevice(ctx context.Context, o Target, udid string) (exec.Device, err
 		}
 		for _, p := range phones {
 			if p.UDID == udid {
-				return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: udid, Link: iosLink(o.Env), Runner: iphoneRunner(o)})
+				return ios.OpenIPhone(ctx, phoneCfg(udid))
 			}
 		}
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "no iOS device %s: not a simulator of this Mac, nor a connected iPhone", udid).
@@ -159,7 +173,7 @@ func openIOSDevice(ctx context.Context, o Target, udid string) (exec.Device, err
 	case len(booted) == 1:
 		return ios.OpenSimulator(ctx, simCfg(booted[0].UDID))
 	case len(phones) == 1:
-		return ios.OpenIPhone(ctx, ios.IPhoneConfig{UDID: phones[0].UDID, Link: iosLink(o.Env), Runner: iphoneRunner(o)})
+		return ios.OpenIPhone(ctx, phoneCfg(phones[0].UDID))
 	case xerr != nil && perr != nil:
 		return nil, canonical.NewError(canonical.CodeDeviceUnavailable, "no iOS device: no Xcode for simulators, and no iPhone could be listed").
 			WithHint("on a Mac, boot a simulator; elsewhere connect an iPhone (usbmuxd), or attach to a runner with --ios-runner-url http://HOST:PORT")

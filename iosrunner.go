@@ -3,7 +3,10 @@ package flow
 import (
 	"context"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec/ios"
@@ -48,8 +51,8 @@ func iphoneRunner(o Target) func(context.Context) (ios.RunnerApp, error) {
 	getenv := o.Env.Var
 	if app := getenv("FLOW_IOS_RUNNER_APP"); app != "" {
 		return func(context.Context) (ios.RunnerApp, error) {
-			v, err := iosrunner.AppVersion(app)
-			return ios.RunnerApp{App: app, Version: v}, err
+			id, v, err := iosrunner.AppInfo(app)
+			return ios.RunnerApp{App: app, Version: v, BundleID: id}, err
 		}
 	}
 	team := getenv("FLOW_IOS_TEAM")
@@ -63,6 +66,33 @@ func iphoneRunner(o Target) func(context.Context) (ios.RunnerApp, error) {
 				WithHint("build it on a Mac (flow ios runner build --iphone --team TEAM) and pass the printed app with FLOW_IOS_RUNNER_APP")
 		}
 		b, err := iosrunner.Build(ctx, IOSRunnerBuildConfig(o.Env, xcrun, true, team))
-		return ios.RunnerApp{App: filepath.Join(b.Products, iosrunner.RunnerApp), Version: b.Version}, err
+		return ios.RunnerApp{App: filepath.Join(b.Products, iosrunner.RunnerApp), Version: b.Version, BundleID: b.IDs.Runner}, err
 	}
+}
+
+// iosSession is what every simulator or iPhone session of a run shares:
+// the lock folder (FLOW_IOS_LOCK_DIR, else the system's temporary
+// folder: one session per device on this computer) and the runner's ready
+// wait (MAESTRO_DRIVER_STARTUP_TIMEOUT in milliseconds, as Maestro reads
+// it for its drivers; else 120 s, Maestro's bound for its XCTest driver).
+type iosSession struct {
+	lockDir string
+	ready   time.Duration
+	// runnerID is the id of a runner the user installed: made of
+	// FLOW_IOS_TEAM when set.
+	runnerID string
+}
+
+func iosSessionOf(o Target) (iosSession, error) {
+	s := iosSession{lockDir: o.Env.Var("FLOW_IOS_LOCK_DIR"), runnerID: iosrunner.IDs(o.Env.Var("FLOW_IOS_TEAM")).Runner}
+	if v := strings.TrimSpace(o.Env.Var("MAESTRO_DRIVER_STARTUP_TIMEOUT")); v != "" {
+		ms, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || ms <= 0 || ms > int64(24*time.Hour/time.Millisecond) {
+			return s, canonical.Errorf(canonical.CodeInvalidArgs, "MAESTRO_DRIVER_STARTUP_TIMEOUT is %q, not a number of milliseconds", v).
+				With("variable", "MAESTRO_DRIVER_STARTUP_TIMEOUT").
+				WithHint("set it to the runner's start-up wait in milliseconds (for example 180000 for 3 minutes), or unset it for 120 s")
+		}
+		s.ready = time.Duration(ms) * time.Millisecond
+	}
+	return s, nil
 }

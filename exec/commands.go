@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -90,6 +91,13 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 			WithHint("copyTextFrom copies an element's text, hint or accessibility label; this one has none")
 	case *canonical.PressKey:
 		r.interaction()
+		if r.info.Platform == "ios" && !IOSKey(t.Key) {
+			// Maestro's iOS driver presses these four keys only and
+			// ignores every other one; so does flow on every iOS device
+			// (sim:ios and the runner alike), saying so.
+			r.log(fmt.Sprintf("warning: %s: iOS has no %q key; pressKey does nothing here, as in Maestro (hint: iOS presses Enter, Backspace, Home and Lock; guard Android keys with when: {platform: Android})", t.Pos, t.Key))
+			return nil
+		}
 		r.event("pressKey", map[string]any{"key": strings.ToLower(t.Key)})
 		if err := r.dev.PressKey(ctx, Key{Name: t.Key, AndroidCode: t.AndroidCode}); err != nil {
 			return deviceErr(err, "press "+t.Key)
@@ -135,6 +143,10 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 		}
 		return unsupported("addMedia", r.info.Platform)
 	case *canonical.SetAirplaneMode:
+		if r.info.Platform == "ios" {
+			r.warnIOSAirplane(t.Pos)
+			return nil
+		}
 		if a, ok := r.dev.(AirplaneMode); ok {
 			r.interaction()
 			r.event("airplaneMode", map[string]any{"on": t.Enabled})
@@ -350,6 +362,23 @@ func (r *run) random(t *canonical.InputRandom) string {
 	return pick(alnum, max(t.Length, 1))
 }
 
+// IOSKey reports whether Maestro's iOS driver presses the key: Enter and
+// Backspace on the keyboard, Home and Lock as buttons (maestro-reference
+// §1.4); it ignores every other key.
+func IOSKey(name string) bool {
+	switch strings.ToLower(strings.ReplaceAll(name, " ", "")) {
+	case "enter", "backspace", "home", "lock":
+		return true
+	}
+	return false
+}
+
+// warnIOSAirplane: Maestro's iOS driver cannot switch airplane mode; it
+// logs a warning and goes on, and so does flow on every iOS device.
+func (r *run) warnIOSAirplane(pos canonical.Pos) {
+	r.log(fmt.Sprintf("warning: %s: iOS devices cannot switch airplane mode from a test; the command does nothing here, as in Maestro (hint: guard it with when: {platform: Android})", pos))
+}
+
 func (r *run) simple(ctx context.Context, t *canonical.Simple) error {
 	switch t.Action {
 	case "back":
@@ -385,6 +414,10 @@ func (r *run) simple(ctx context.Context, t *canonical.Simple) error {
 		}
 		return nil
 	case "toggleAirplaneMode":
+		if r.info.Platform == "ios" {
+			r.warnIOSAirplane(t.Pos)
+			return nil
+		}
 		if a, ok := r.dev.(AirplaneMode); ok {
 			on, err := a.AirplaneMode(ctx)
 			if err != nil {

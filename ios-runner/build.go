@@ -28,11 +28,45 @@ const (
 	scheme  = "FlowRunner"
 	// buildStyle names the steps below; bump it when they change what
 	// comes out, so old caches are not reused.
-	buildStyle = "flow-ios-runner-build-v1"
+	buildStyle = "flow-ios-runner-build-v2"
 	// RunnerApp is the runner app Xcode makes of the UI-test bundle; on an
 	// iPhone it is what gets installed.
 	RunnerApp = "FlowRunnerUITests-Runner.app"
 )
+
+// BundleIDs are the runner's bundle ids for a signing team.
+type BundleIDs struct {
+	// Prefix is FLOW_BUNDLE_ID_PREFIX, the build setting every target's
+	// PRODUCT_BUNDLE_IDENTIFIER starts with.
+	Prefix string
+	// Host is the host app, UITests the UI-test bundle, and Runner the
+	// app Xcode makes of it (UITests + ".xctrunner"), which go-ios starts
+	// on an iPhone and simctl terminates on a simulator.
+	Host, UITests, Runner string
+}
+
+// IDs derives the runner's bundle ids from the team that signs it.
+// Explicit App IDs are unique across all of Apple's teams, so fixed ids
+// could be signed by the first team only (agent-device issue #145): each
+// team gets its own, dev.flow.runner.<team>. No team (simulators, which
+// need no signing) keeps dev.flow.runner. Characters a bundle id may not
+// hold are dropped.
+func IDs(team string) BundleIDs {
+	prefix := "dev.flow.runner"
+	clean := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		if r >= 'A' && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return -1
+	}, team)
+	if clean != "" {
+		prefix += "." + clean
+	}
+	return BundleIDs{Prefix: prefix, Host: prefix + ".Host", UITests: prefix + ".UITests", Runner: prefix + ".UITests.xctrunner"}
+}
 
 // BuildConfig says how to build the runner.
 type BuildConfig struct {
@@ -66,6 +100,8 @@ type Built struct {
 	Version string
 	// Cached is true when nothing was built.
 	Cached bool
+	// IDs are the bundle ids the build carries (IDs of its team).
+	IDs BundleIDs
 }
 
 // Build builds the runner sources this binary embeds with `xcodebuild
@@ -110,7 +146,7 @@ func build(ctx context.Context, cfg BuildConfig, src fs.FS) (Built, error) {
 	key := cacheKey(files, cfg)
 	out := filepath.Join(cache, key[:16])
 	if b, err := find(out, cfg.IPhone); err == nil {
-		b.Version, b.Cached = version(key), true
+		b.Version, b.Cached, b.IDs = version(key), true, IDs(cfg.Team)
 		return b, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
@@ -136,7 +172,8 @@ func build(ctx context.Context, cfg BuildConfig, src fs.FS) (Built, error) {
 		"-derivedDataPath", derived, "-parallel-testing-enabled", "NO",
 		// A build number made of the key lets an iPhone's installed runner
 		// be compared with this build without reading its files.
-		"CURRENT_PROJECT_VERSION=" + version(key)}
+		"CURRENT_PROJECT_VERSION=" + version(key),
+		"FLOW_BUNDLE_ID_PREFIX=" + IDs(cfg.Team).Prefix}
 	if cfg.IPhone {
 		args = append(args, "-destination", "generic/platform=iOS", "-allowProvisioningUpdates", "DEVELOPMENT_TEAM="+cfg.Team)
 	} else {
@@ -169,7 +206,7 @@ func build(ctx context.Context, cfg BuildConfig, src fs.FS) (Built, error) {
 		return Built{}, unavailable("cannot keep the built runner in %s: %v", out, err).Wrap(err)
 	}
 	b, err := find(out, cfg.IPhone)
-	b.Version = version(key)
+	b.Version, b.IDs = version(key), IDs(cfg.Team)
 	return b, err
 }
 
@@ -280,17 +317,25 @@ func (t *tailBuffer) last() string {
 // or XML, as Xcode writes either), for comparing a prebuilt runner with
 // the one on a phone.
 func AppVersion(app string) (string, error) {
+	_, v, err := AppInfo(app)
+	return v, err
+}
+
+// AppInfo is the CFBundleIdentifier and CFBundleVersion in an .app
+// folder's Info.plist.
+func AppInfo(app string) (id, version string, err error) {
 	data, err := os.ReadFile(filepath.Join(app, "Info.plist"))
 	if err != nil {
-		return "", canonical.Errorf(canonical.CodeInvalidArgs, "%s is not a built app: %v", app, err).With("path", app).
+		return "", "", canonical.Errorf(canonical.CodeInvalidArgs, "%s is not a built app: %v", app, err).With("path", app).
 			WithHint("give the " + RunnerApp + " folder from a build for iPhones (flow ios runner build --iphone --team TEAM prints its folder)")
 	}
 	var info struct {
+		ID      string `plist:"CFBundleIdentifier"`
 		Version string `plist:"CFBundleVersion"`
 	}
 	if _, err := plist.Unmarshal(data, &info); err != nil {
-		return "", canonical.Errorf(canonical.CodeInvalidArgs, "%s/Info.plist is not a property list: %v", app, err).With("path", app).
+		return "", "", canonical.Errorf(canonical.CodeInvalidArgs, "%s/Info.plist is not a property list: %v", app, err).With("path", app).
 			WithHint("give the " + RunnerApp + " folder Xcode built")
 	}
-	return info.Version, nil
+	return info.ID, info.Version, nil
 }

@@ -138,10 +138,29 @@ func TestBuildForIPhone(t *testing.T) {
 		t.Errorf("iPhone build: %+v", b)
 	}
 	argv := calls(t, logFile)[0]
-	for _, want := range []string{"-destination generic/platform=iOS ", "-allowProvisioningUpdates", "DEVELOPMENT_TEAM=ABCDE12345"} {
+	for _, want := range []string{"-destination generic/platform=iOS ", "-allowProvisioningUpdates", "DEVELOPMENT_TEAM=ABCDE12345",
+		"FLOW_BUNDLE_ID_PREFIX=dev.flow.runner.abcde12345 "} {
 		if !strings.Contains(argv+" ", want) {
 			t.Errorf("argv lacks %q: %s", want, argv)
 		}
+	}
+	if b.IDs.Runner != "dev.flow.runner.abcde12345.UITests.xctrunner" {
+		t.Errorf("the build's runner id: %+v", b.IDs)
+	}
+}
+
+// TestIDsFollowTheTeam (M2): each team signs its own explicit App IDs;
+// two teams never share one, and no team keeps the simulator's ids.
+func TestIDsFollowTheTeam(t *testing.T) {
+	a, b, none := IDs("ABCDE12345"), IDs("ZYXWV98765"), IDs("")
+	if a.Runner == b.Runner || a.Host == b.Host || !strings.HasPrefix(a.UITests, a.Prefix+".") {
+		t.Fatalf("two teams' ids: %+v %+v", a, b)
+	}
+	if none.Runner != "dev.flow.runner.UITests.xctrunner" || none.Host != "dev.flow.runner.Host" {
+		t.Fatalf("no team: %+v", none)
+	}
+	if got := IDs("AB/C D.E").Prefix; got != "dev.flow.runner.abcde" {
+		t.Fatalf("a team with characters no bundle id holds: %q", got)
 	}
 }
 

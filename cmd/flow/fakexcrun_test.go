@@ -45,6 +45,15 @@ func fakeXcrun(args []string) int {
   {"udid": "FAKE-UDID-OLD", "name": "iPhone 8", "state": "Shutdown", "isAvailable": false}]}}`+"\n", second)
 		return 0
 	case args[0] == "simctl" && len(args) >= 2 && args[1] == "get_app_container":
+		// The simulator has the fake runner's apps (sim's demo app); for
+		// any other bundle id simctl fails as it does for an app the
+		// simulator lacks (appium/appium#15256).
+		if id := args[len(args)-1]; id != "com.example.shop" {
+			fmt.Fprintln(os.Stderr, "An error was encountered processing the command (domain=NSPOSIXErrorDomain, code=2):")
+			fmt.Fprintln(os.Stderr, "The operation couldn’t be completed. No such file or directory")
+			fmt.Fprintln(os.Stderr, "No such file or directory")
+			return 2
+		}
 		app := filepath.Join(dir, "apps", args[len(args)-1]+".app")
 		os.MkdirAll(app, 0o755)
 		fmt.Println(app)
@@ -61,6 +70,14 @@ func fakeXcrun(args []string) int {
 		return 0 // boot, bootstatus, privacy, location, addmedia, install, uninstall, keychain
 	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "build-for-testing":
 		return fakeBuildForTesting(args[2:])
+	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "test-without-building" && os.Getenv("FLOW_FAKE_XCRUN_RUNNER") == "hang":
+		// A runner that never starts listening (a simulator stuck behind a
+		// dialog): xcodebuild waits until it is ended.
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		defer stop()
+		fmt.Println("Test Suite 'FlowRunnerUITests' started")
+		<-ctx.Done()
+		return 65
 	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "test-without-building":
 		port := os.Getenv("TEST_RUNNER_FLOW_RUNNER_PORT")
 		l, err := net.Listen("tcp", "127.0.0.1:"+port)
@@ -89,9 +106,13 @@ func fakeXcrun(args []string) int {
 // FLOW_FAKE_XCRUN_BUILD=fail it fails as a compile error does (exit 65).
 func fakeBuildForTesting(args []string) int {
 	var project, derived, dest, version string
+	prefix := "dev.flow.runner" // the project's FLOW_BUNDLE_ID_PREFIX
 	for _, a := range args {
 		if v, ok := strings.CutPrefix(a, "CURRENT_PROJECT_VERSION="); ok {
 			version = v
+		}
+		if v, ok := strings.CutPrefix(a, "FLOW_BUNDLE_ID_PREFIX="); ok {
+			prefix = v
 		}
 	}
 	for i := 0; i+1 < len(args); i++ {
@@ -121,9 +142,11 @@ func fakeBuildForTesting(args []string) int {
 	app := filepath.Join(products, "Debug-"+platform, "FlowRunnerUITests-Runner.app")
 	os.MkdirAll(app, 0o755)
 	// Xcode's generated Info.plist takes CFBundleVersion from
-	// CURRENT_PROJECT_VERSION.
+	// CURRENT_PROJECT_VERSION, and the UI-test runner app's id is the test
+	// bundle's PRODUCT_BUNDLE_IDENTIFIER ($(FLOW_BUNDLE_ID_PREFIX).UITests)
+	// + ".xctrunner".
 	os.WriteFile(filepath.Join(app, "Info.plist"), []byte(`<?xml version="1.0" encoding="UTF-8"?>
-<plist version="1.0"><dict><key>CFBundleIdentifier</key><string>dev.flow.runner.UITests.xctrunner</string>
+<plist version="1.0"><dict><key>CFBundleIdentifier</key><string>`+prefix+`.UITests.xctrunner</string>
 <key>CFBundleVersion</key><string>`+version+`</string></dict></plist>`), 0o644)
 	os.WriteFile(filepath.Join(products, "FlowRunner_"+platform+"17.5-arm64.xctestrun"), []byte("<plist/>"), 0o644)
 	fmt.Println("** TEST BUILD SUCCEEDED **")

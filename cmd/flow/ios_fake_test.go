@@ -166,7 +166,7 @@ func fakeMac(t *testing.T) (Env, string) {
 	}
 	xctestrun := filepath.Join(dir, "FlowRunner.xctestrun")
 	os.WriteFile(xctestrun, []byte("<plist/>"), 0o644)
-	vars := map[string]string{"FLOW_IOS_RUNNER_XCTESTRUN": xctestrun}
+	vars := map[string]string{"FLOW_IOS_RUNNER_XCTESTRUN": xctestrun, "FLOW_IOS_LOCK_DIR": filepath.Join(dir, "locks")}
 	var out, errb bytes.Buffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
 		Environ:  func() []string { return append(os.Environ(), fakeXcrunDir+"="+dir) },
@@ -224,7 +224,10 @@ func TestIOSSimulatorFailures(t *testing.T) {
 	noXcode := env
 	noXcode.LookPath = func(string) (string, error) { return "", os.ErrNotExist }
 	noRunner := env
-	noRunner.Getenv = func(k string) string { return map[string]string{"XDG_CACHE_HOME": t.TempDir()}[k] }
+	locks := t.TempDir()
+	noRunner.Getenv = func(k string) string {
+		return map[string]string{"XDG_CACHE_HOME": t.TempDir(), "FLOW_IOS_LOCK_DIR": locks}[k]
+	}
 	noRunner.Environ = func() []string { return append(env.Environ(), "FLOW_FAKE_XCRUN_BUILD=fail") }
 	for name, tc := range map[string]struct {
 		env    Env
@@ -306,14 +309,22 @@ type fakePhones struct {
 	runner    *runner.Runner
 	installed string
 	installs  []string
+	runnerID  string // the bundle id of the runner installed
+	started   string // the bundle id StartRunner was asked for
 }
 
 func (f *fakePhones) List(context.Context) ([]ios.Phone, error) { return f.phones, nil }
 
-func (f *fakePhones) InstalledVersion(_ context.Context, udid, bundleID string) (string, error) {
+// Apps lists what the installation proxy would: the runner once
+// installed, and the fake runner's app.
+func (f *fakePhones) Apps(_ context.Context, udid string) (map[string]string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.installed, nil
+	apps := map[string]string{"com.example.shop": "1"}
+	if f.installed != "" {
+		apps[f.runnerID] = f.installed
+	}
+	return apps, nil
 }
 
 // Install records the app and keeps its build number, as the phone's
@@ -322,12 +333,15 @@ func (f *fakePhones) Install(_ context.Context, udid, app string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.installs = append(f.installs, app)
-	v, err := iosrunner.AppVersion(app)
-	f.installed = v
+	id, v, err := iosrunner.AppInfo(app)
+	f.installed, f.runnerID = v, id
 	return err
 }
 
-func (f *fakePhones) StartRunner(ctx context.Context, udid string, port int) (<-chan error, error) {
+func (f *fakePhones) StartRunner(ctx context.Context, udid, bundleID string, port int) (<-chan error, error) {
+	f.mu.Lock()
+	f.started = bundleID
+	f.mu.Unlock()
 	return make(chan error), nil
 }
 
@@ -409,7 +423,10 @@ func TestIOSSimulatorKeychainAndRecording(t *testing.T) {
 func TestIOSRunnerBuiltOnFirstUse(t *testing.T) {
 	env, dir := fakeMac(t)
 	cache := t.TempDir()
-	env.Getenv = func(k string) string { return map[string]string{"XDG_CACHE_HOME": cache}[k] }
+	locks := t.TempDir()
+	env.Getenv = func(k string) string {
+		return map[string]string{"XDG_CACHE_HOME": cache, "FLOW_IOS_LOCK_DIR": locks}[k]
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for i := 0; i < 2; i++ {
@@ -453,7 +470,10 @@ func TestIOSRunnerBuiltOnFirstUse(t *testing.T) {
 func TestIOSRunnerBuildCommand(t *testing.T) {
 	env, dir := fakeMac(t)
 	cache := t.TempDir()
-	env.Getenv = func(k string) string { return map[string]string{"XDG_CACHE_HOME": cache}[k] }
+	locks := t.TempDir()
+	env.Getenv = func(k string) string {
+		return map[string]string{"XDG_CACHE_HOME": cache, "FLOW_IOS_LOCK_DIR": locks}[k]
+	}
 	var out, errb bytes.Buffer
 	env.Stdout, env.Stderr = &out, &errb
 	if code := run(context.Background(), env, []string{"flow", "ios", "runner", "build"}); code != 0 {
@@ -493,7 +513,7 @@ func TestIOSIPhoneInstallsTheRunner(t *testing.T) {
 	env, _ := fakeMac(t)
 	cache := t.TempDir()
 	env.Getenv = func(k string) string {
-		return map[string]string{"XDG_CACHE_HOME": cache, "FLOW_IOS_TEAM": "ABCDE12345"}[k]
+		return map[string]string{"XDG_CACHE_HOME": cache, "FLOW_IOS_TEAM": "ABCDE12345", "FLOW_IOS_LOCK_DIR": filepath.Join(cache, "locks")}[k]
 	}
 	link := &fakePhones{phones: []ios.Phone{{UDID: "00008110-PHONE", Name: "Ada's iPhone", Version: "16.7"}}}
 	env.IOSLink = link
@@ -508,5 +528,80 @@ func TestIOSIPhoneInstallsTheRunner(t *testing.T) {
 	}
 	if len(link.installs) != 1 || !strings.HasSuffix(link.installs[0], filepath.Join("Debug-iphoneos", "FlowRunnerUITests-Runner.app")) {
 		t.Fatalf("installs: %q", link.installs)
+	}
+	// M2: the runner's ids are the team's own, and go-ios starts that one.
+	if link.started != "dev.flow.runner.abcde12345.UITests.xctrunner" {
+		t.Fatalf("the runner started is %q, want the team's dev.flow.runner.abcde12345.UITests.xctrunner", link.started)
+	}
+}
+
+// TestIOSOneSessionPerSimulator (R19): while a run holds a simulator, a
+// second run on it exits 3 naming the first (its pid) and starts no
+// runner; once the first is gone, the simulator is free.
+func TestIOSOneSessionPerSimulator(t *testing.T) {
+	env, dir := fakeMac(t)
+	first, err := ios.LockDevice(context.Background(), env.Var("FLOW_IOS_LOCK_DIR"), "FAKE-UDID-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env.Stdout, env.Stderr = &out, &errb
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	code := run(ctx, env, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "ios"})
+	all := out.String() + errb.String()
+	if code != 3 || !strings.Contains(all, "FAKE-UDID-1 is in use by another flow run") || !strings.Contains(all, "pid "+strconv.Itoa(os.Getpid())) || !strings.Contains(all, "hint:") {
+		t.Fatalf("a second session: want exit 3 naming the first (pid %d), got %d\n%s", os.Getpid(), code, all)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
+	if strings.Contains(string(log), "test-without-building") {
+		t.Fatalf("the refused run started a runner:\n%s", log)
+	}
+	first.Release()
+	out.Reset()
+	errb.Reset()
+	if code := run(ctx, env, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "ios"}); code != 0 {
+		t.Fatalf("the simulator is free again: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}
+
+// TestIOSStartupTimeout: MAESTRO_DRIVER_STARTUP_TIMEOUT (milliseconds)
+// bounds the wait for the runner; a value that is no number of
+// milliseconds is exit 2 naming the variable.
+func TestIOSStartupTimeout(t *testing.T) {
+	env, _ := fakeMac(t)
+	environ := env.Environ
+	env.Environ = func() []string { return append(environ(), "FLOW_FAKE_XCRUN_RUNNER=hang") }
+	getenv := env.Getenv
+	for _, c := range []struct {
+		value string
+		code  int
+		want  string
+	}{
+		{"800", 3, "did not say it was ready within 800ms"},
+		{"soon", 2, `MAESTRO_DRIVER_STARTUP_TIMEOUT is "soon", not a number of milliseconds`},
+	} {
+		t.Run(c.value, func(t *testing.T) {
+			e := env
+			e.Getenv = func(k string) string {
+				if k == "MAESTRO_DRIVER_STARTUP_TIMEOUT" {
+					return c.value
+				}
+				return getenv(k)
+			}
+			var out, errb bytes.Buffer
+			e.Stdout, e.Stderr = &out, &errb
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			start := time.Now()
+			code := run(ctx, e, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "ios"})
+			all := out.String() + errb.String()
+			if code != c.code || !strings.Contains(all, c.want) || !strings.Contains(all, "hint:") {
+				t.Fatalf("want exit %d with %q, got %d\n%s", c.code, c.want, code, all)
+			}
+			if time.Since(start) > 30*time.Second {
+				t.Fatalf("took %s", time.Since(start))
+			}
+		})
 	}
 }

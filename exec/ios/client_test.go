@@ -184,3 +184,55 @@ func TestTwoFingersRefusedOnIPhone(t *testing.T) {
 		t.Fatalf("want UNSUPPORTED_OPERATION and nothing sent, got %v (%d sent)", err, sent)
 	}
 }
+
+// TestClientTranscriptIPhone drives the device through the iPhone
+// transcript (points, a missing app, typing without focus, the keyboard):
+// every request is the transcript's and the runner's refusals keep their
+// code.
+func TestClientTranscriptIPhone(t *testing.T) {
+	url, check := transcriptRunner(t, "../../ios-runner/testdata/wire/iphone.jsonl")
+	ctx := context.Background()
+	d, err := Attach(ctx, Config{URL: url, Name: "00008110-A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.simulator {
+		t.Fatal("status said a real iPhone")
+	}
+	err = d.LaunchApp(ctx, exec.LaunchOptions{AppID: "com.example.missing", StopApp: true})
+	if ce, ok := canonical.AsError(err); !ok || ce.Code != canonical.CodeCommandFailed || !strings.Contains(ce.Message, "not installed") {
+		t.Fatalf("launching a missing app: %v", err)
+	}
+	if err := d.LaunchApp(ctx, exec.LaunchOptions{AppID: "com.example.notes", StopApp: true}); err != nil {
+		t.Fatal(err)
+	}
+	if vp, err := d.Viewport(ctx); err != nil || vp.Width != 390 || vp.Height != 844 {
+		t.Fatalf("viewport in points: %+v %v", vp, err)
+	}
+	if err := d.InputText(ctx, "hello"); canonical.CodeOf(err) != canonical.CodeCommandFailed {
+		t.Fatalf("typing without focus: %v", err)
+	}
+	steps := []func() error{
+		func() error { return d.HideKeyboard(ctx) },
+		func() error { return d.Tap(ctx, canonical.Point{X: 195, Y: 142}) },
+		func() error {
+			vp, err := d.Viewport(ctx)
+			if err == nil && (vp.Width != 390 || vp.Height != 844) {
+				err = canonical.Errorf(canonical.CodeInternal, "the keyboard changed the viewport: %+v", vp)
+			}
+			return err
+		},
+		func() error { return d.InputText(ctx, "hello ✓") },
+		func() error { return d.HideKeyboard(ctx) },
+		func() error { _, err := d.Viewport(ctx); return err },
+		func() error { return d.c.call(ctx, "quit", nil, 0, nil) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p := check(); len(p) > 0 {
+		t.Fatal(strings.Join(p, "\n"))
+	}
+}

@@ -34,6 +34,12 @@ type Config struct {
 	Name string
 	// Host is the simulator's host side; nil when flow only has the URL.
 	Host Host
+	// Installed, when set, tells from outside the device whether an app
+	// is installed (simctl get_app_container, the phone's installation
+	// proxy). launch() of a bundle id that is not installed can block
+	// for ever inside XCTest (WebDriverAgent PR #704), so flow asks
+	// before it sends a launch.
+	Installed func(ctx context.Context, appID string) (bool, error)
 }
 
 // Device is an iOS simulator or iPhone driven through flow's XCTest
@@ -320,11 +326,33 @@ func (d *Device) HideKeyboard(ctx context.Context) error {
 	return d.c.call(ctx, "hideKeyboard", nil, 0, nil)
 }
 
+// notInstalled is launchApp's failure for an app the device does not
+// have: COMMAND_FAILED, as Maestro's UnableToLaunchApp fails the step
+// (its test 022) and as sim and Android answer; the device itself is fine.
+func (d *Device) notInstalled(appID string) error {
+	return canonical.Errorf(canonical.CodeCommandFailed, "Unable to launch app %s: it is not installed on %s", appID, d.cfg.Name).
+		With("device", d.cfg.Name).With("appId", appID).
+		WithHint("install it first (xcrun simctl install " + d.cfg.Name + " App.app on a simulator, Xcode or `ios install` on an iPhone), or check the appId")
+}
+
+// installed asks the host, when there is one, whether appID is there.
+func (d *Device) installed(ctx context.Context, appID string) (bool, error) {
+	if d.cfg.Installed == nil {
+		return true, nil
+	}
+	return d.cfg.Installed(ctx, appID)
+}
+
 // LaunchApp follows Maestro's iOS launchApp: clear the state when asked
 // (the host's simctl), permissions ({all: allow} by default; the host's
 // simctl privacy, skipped without a host), then the runner launches the
 // app, terminating it first unless stopApp is false.
 func (d *Device) LaunchApp(ctx context.Context, o exec.LaunchOptions) error {
+	if ok, err := d.installed(ctx, o.AppID); err != nil {
+		return err
+	} else if !ok {
+		return d.notInstalled(o.AppID)
+	}
 	if o.ClearState {
 		if err := d.ClearState(ctx, o.AppID); err != nil {
 			return err
@@ -371,13 +399,29 @@ func (d *Device) front(appID string) {
 // StopApp terminates the app (iOS has one way to stop an app: kill is the
 // same).
 func (d *Device) StopApp(ctx context.Context, appID string, kill bool) error {
+	// Maestro's iOS stopApp ignores simctl terminate's failure, so
+	// stopping an app the device does not have passes (as on sim); the
+	// runner would answer COMMAND_FAILED.
+	if ok, err := d.installed(ctx, appID); err != nil {
+		return err
+	} else if !ok {
+		return nil
+	}
 	return d.c.call(ctx, "terminate", map[string]any{"appId": appID}, 0, nil)
 }
 
-// ClearState wipes the app's data through the host (simctl).
+// ClearState wipes the app's data through the host (simctl). Maestro's
+// iOS clearState reinstalls the app from its own bundle, so an app the
+// device lacks fails the step.
 func (d *Device) ClearState(ctx context.Context, appID string) error {
 	if d.cfg.Host == nil {
 		return d.noHost("clearState")
+	}
+	if ok, err := d.installed(ctx, appID); err != nil {
+		return err
+	} else if !ok {
+		return canonical.Errorf(canonical.CodeCommandFailed, "Unable to clear state for app %s: it is not installed on %s", appID, d.cfg.Name).
+			With("device", d.cfg.Name).With("appId", appID).WithHint("check the appId, or install the app first")
 	}
 	return d.cfg.Host.ClearState(ctx, appID)
 }

@@ -15,11 +15,14 @@
 // shows in a snapshot; they cannot prove timing inside the private XCTest
 // bridge, which needs live simulator evidence (ADR 0013).
 //
-// Everything here is pure: no I/O, no clock, no randomness, no package
-// state. The runner transport (xcodebuild, HTTP to the runner) will live in
-// its own files.
+// The lowering is pure: no I/O, no clock, no randomness, no package
+// state. The runner transport lives in its own files: client.go (HTTP to
+// the runner), device.go (exec.Device over it), simulator.go (simctl and
+// xcodebuild), iphone.go and goios.go (go-ios over usbmuxd, the iOS 17+
+// tunnel), and lock.go (one flow session per device UDID on a host).
 //
-// ios may import canonical, planner, exec and its own device library. It
-// must never import the other adapters (android, webdriver, sim), maestro or
-// compat, and never regenerate a plan's geometry.
+// ios may import canonical, planner, exec, exec/fsext (the device lock),
+// exec/procgroup and go-ios. It must never import the other adapters
+// (android, webdriver, sim), maestro or compat, and never regenerate a
+// plan's geometry.
 package ios

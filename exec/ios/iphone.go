@@ -25,27 +25,27 @@ type Phone struct {
 // It is an interface so the start-up logic is tested without a phone.
 type PhoneLink interface {
 	List(ctx context.Context) ([]Phone, error)
-	// StartRunner starts the runner's UI test with FLOW_RUNNER_PORT=port;
-	// done receives the test's end (an error when it could not run).
-	StartRunner(ctx context.Context, udid string, port int) (done <-chan error, err error)
+	// StartRunner starts the UI test of the runner bundleID (its
+	// .xctrunner) with FLOW_RUNNER_PORT=port; done receives the test's end
+	// (an error when it could not run).
+	StartRunner(ctx context.Context, udid, bundleID string, port int) (done <-chan error, err error)
 	// Forward relays connections to 127.0.0.1:local to port on the phone.
 	Forward(ctx context.Context, udid string, local, port int) (stop func() error, err error)
-	// InstalledVersion is the CFBundleVersion of the app bundleID on the
-	// phone, or "" when it is not installed.
-	InstalledVersion(ctx context.Context, udid, bundleID string) (string, error)
+	// Apps lists the bundle ids installed on the phone (user and system
+	// apps), each with its CFBundleVersion.
+	Apps(ctx context.Context, udid string) (map[string]string, error)
 	// Install installs an .app folder (built for iphoneos and signed).
 	Install(ctx context.Context, udid, app string) error
 }
 
 // RunnerApp is a runner built for iPhones: the signed
-// FlowRunnerUITests-Runner.app and the build number it carries.
+// FlowRunnerUITests-Runner.app, the build number it carries and its
+// bundle id.
 type RunnerApp struct {
-	App     string
-	Version string
+	App      string
+	Version  string
+	BundleID string
 }
-
-// runnerPhonePort is the port the runner listens on inside the phone.
-const runnerPhonePort = 22087
 
 // IPhoneConfig opens a real device.
 type IPhoneConfig struct {
@@ -57,6 +57,11 @@ type IPhoneConfig struct {
 	// it is installed when the phone has none or another build. Nil
 	// starts what is installed (a runner the user put there).
 	Runner func(ctx context.Context) (RunnerApp, error)
+	// RunnerBundleID is the installed runner's bundle id when Runner is
+	// nil; empty is a build's without a team (ios-runner.BundleIDs).
+	RunnerBundleID string
+	// LockDir keeps the per-device locks; empty is DefaultLockDir.
+	LockDir string
 }
 
 // PickPhone chooses the phone a run uses.
@@ -101,24 +106,53 @@ func OpenIPhone(ctx context.Context, cfg IPhoneConfig) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	lock, err := LockDevice(ctx, cfg.LockDir, phone.UDID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := openLockedIPhone(ctx, cfg, phone)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	stop := d.stop
+	d.stop = func(ctx context.Context) error {
+		defer lock.Release()
+		return stop(ctx)
+	}
+	return d, nil
+}
+
+// openLockedIPhone is OpenIPhone once this run holds the phone.
+func openLockedIPhone(ctx context.Context, cfg IPhoneConfig, phone Phone) (*Device, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "no free local port for the iOS runner: %v", err)
 	}
 	local := l.Addr().(*net.TCPAddr).Port
 	l.Close()
+	// The runner listens on the phone on a port of this session, not a
+	// fixed one: a runner an earlier session left behind (its test still
+	// running after a crash of flow) keeps its own port and cannot answer
+	// for this one. An ephemeral port free here is as good as any
+	// unprivileged port there.
+	port := local
+	bundleID := cfg.RunnerBundleID
+	if bundleID == "" {
+		bundleID = runnerBundleID
+	}
 	if cfg.Runner != nil {
-		if err := installRunner(ctx, cfg, phone); err != nil {
+		if bundleID, err = installRunner(ctx, cfg, phone); err != nil {
 			return nil, err
 		}
 	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done, err := cfg.Link.StartRunner(rctx, phone.UDID, runnerPhonePort)
+	done, err := cfg.Link.StartRunner(rctx, phone.UDID, bundleID, port)
 	if err != nil {
 		cancel()
 		return nil, phoneErr(phone, "cannot start the runner", err)
 	}
-	stopFwd, err := cfg.Link.Forward(ctx, phone.UDID, local, runnerPhonePort)
+	stopFwd, err := cfg.Link.Forward(ctx, phone.UDID, local, port)
 	if err != nil {
 		cancel()
 		return nil, phoneErr(phone, "cannot forward a port to the runner", err)
@@ -132,7 +166,15 @@ func OpenIPhone(ctx context.Context, cfg IPhoneConfig) (*Device, error) {
 		stop(ctx)
 		return nil, phoneErr(phone, "the runner did not become ready", err)
 	}
-	d, err := Attach(ctx, Config{URL: url, Name: phone.UDID})
+	installed := func(ctx context.Context, appID string) (bool, error) {
+		apps, err := cfg.Link.Apps(ctx, phone.UDID)
+		if err != nil {
+			return false, phoneErr(phone, "cannot list its apps", err)
+		}
+		_, ok := apps[appID]
+		return ok, nil
+	}
+	d, err := Attach(ctx, Config{URL: url, Name: phone.UDID, Installed: installed})
 	if err != nil {
 		stop(ctx)
 		return nil, err
@@ -143,26 +185,29 @@ func OpenIPhone(ctx context.Context, cfg IPhoneConfig) (*Device, error) {
 
 // installRunner puts the runner on the phone unless the same build is
 // there: comparing build numbers costs one installation-proxy query, an
-// install costs seconds.
-func installRunner(ctx context.Context, cfg IPhoneConfig, phone Phone) error {
+// install costs seconds. It returns the runner's bundle id.
+func installRunner(ctx context.Context, cfg IPhoneConfig, phone Phone) (string, error) {
 	app, err := cfg.Runner(ctx)
 	if err != nil {
 		if ce, ok := canonical.AsError(err); ok {
-			return ce.With("device", phone.UDID)
+			return "", ce.With("device", phone.UDID)
 		}
-		return err
+		return "", err
 	}
-	have, err := cfg.Link.InstalledVersion(ctx, phone.UDID, runnerBundleID)
+	if app.BundleID == "" {
+		app.BundleID = runnerBundleID
+	}
+	apps, err := cfg.Link.Apps(ctx, phone.UDID)
 	if err != nil {
-		return phoneErr(phone, "cannot list its apps", err)
+		return "", phoneErr(phone, "cannot list its apps", err)
 	}
-	if have != "" && have == app.Version {
-		return nil
+	if have, ok := apps[app.BundleID]; ok && have == app.Version {
+		return app.BundleID, nil
 	}
 	if err := cfg.Link.Install(ctx, phone.UDID, app.App); err != nil {
-		return phoneErr(phone, "cannot install the runner "+app.App, err)
+		return "", phoneErr(phone, "cannot install the runner "+app.App, err)
 	}
-	return nil
+	return app.BundleID, nil
 }
 
 // waitForRunner polls status until the runner answers, its test ends, or
@@ -195,6 +240,11 @@ func waitForRunner(ctx context.Context, url string, done <-chan error, timeout t
 }
 
 func phoneErr(p Phone, what string, err error) *canonical.Error {
+	// The link's own coded errors (no tunnel, no disk image) already say
+	// what to do.
+	if ce, ok := canonical.AsError(err); ok && ce.Code == canonical.CodeDeviceUnavailable && ce.Hint != "" {
+		return ce.With("device", p.UDID)
+	}
 	hint := "unlock the phone and trust this computer; set FLOW_IOS_TEAM to your development team so flow builds, signs and installs the runner (flow ios runner build --iphone --team TEAM)"
 	if major, _, _ := strings.Cut(p.Version, "."); atoi(major) >= 17 {
 		hint = "iOS 17 and later need go-ios's tunnel: run `ios tunnel start --userspace` on this computer, then run again; " + hint

@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -37,6 +39,12 @@ type SimulatorConfig struct {
 	ReadyTimeout time.Duration
 	// Env is the environment xcrun runs with; nil is this process's.
 	Env []string
+	// LockDir keeps the per-device locks (one session per UDID); empty is
+	// DefaultLockDir.
+	LockDir string
+	// StopGrace is how long a stop waits for the runner's test to return
+	// after quit before it ends xcodebuild; 0 is 5 s.
+	StopGrace time.Duration
 }
 
 // Simulator is one simulator as simctl lists it.
@@ -125,6 +133,9 @@ func OpenSimulator(ctx context.Context, cfg SimulatorConfig) (*Device, error) {
 	if cfg.Env == nil {
 		cfg.Env = os.Environ()
 	}
+	if cfg.StopGrace == 0 {
+		cfg.StopGrace = 5 * time.Second
+	}
 	sims, err := ListSimulators(ctx, cfg.Xcrun, cfg.Env)
 	if err != nil {
 		return nil, err
@@ -133,6 +144,25 @@ func OpenSimulator(ctx context.Context, cfg SimulatorConfig) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	lock, err := LockDevice(ctx, cfg.LockDir, pick.UDID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := openLockedSimulator(ctx, cfg, pick)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	stop := d.stop
+	d.stop = func(ctx context.Context) error {
+		defer lock.Release()
+		return stop(ctx)
+	}
+	return d, nil
+}
+
+// openLockedSimulator is OpenSimulator once this run holds the device.
+func openLockedSimulator(ctx context.Context, cfg SimulatorConfig, pick Simulator) (*Device, error) {
 	sc := simctl{xcrun: cfg.Xcrun, env: cfg.Env, udid: pick.UDID}
 	if pick.State != "Booted" {
 		if _, err := sc.run(ctx, "boot", pick.UDID); err != nil {
@@ -161,12 +191,15 @@ func OpenSimulator(ctx context.Context, cfg SimulatorConfig) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := Attach(ctx, Config{URL: run.url, Name: pick.UDID, Host: &simHost{sc: sc}})
+	host := &simHost{sc: sc}
+	d, err := Attach(ctx, Config{URL: run.url, Name: pick.UDID, Host: host, Installed: host.Installed})
 	if err != nil {
-		run.stop(context.WithoutCancel(ctx))
+		run.stop(context.WithoutCancel(ctx), 0)
 		return nil, err
 	}
-	d.stop = run.stop
+	// Close sends quit first: the runner's test returns and xcodebuild
+	// exits by itself within the grace.
+	d.stop = func(ctx context.Context) error { return run.stop(ctx, cfg.StopGrace) }
 	return d, nil
 }
 
@@ -206,8 +239,11 @@ const readyLine = "FLOW_RUNNER_READY port="
 
 // runnerProcess is a started xcodebuild.
 type runnerProcess struct {
-	url  string
-	stop func(ctx context.Context) error
+	url string
+	// stop ends it: it waits grace for xcodebuild to exit by itself (after
+	// quit), then ends its process group, then terminates the runner app,
+	// which launchd_sim owns and a killed xcodebuild can leave listening.
+	stop func(ctx context.Context, grace time.Duration) error
 }
 
 // startRunner runs `xcrun xcodebuild test-without-building` with the
@@ -252,37 +288,83 @@ func startRunner(ctx context.Context, cfg SimulatorConfig, udid string) (*runner
 		cmd.Wait()
 		close(exited)
 	}()
-	stop := func(ctx context.Context) error {
+	url := "http://127.0.0.1:" + strconv.Itoa(port)
+	// The log line can come late or never (xcodebuild buffers the test's
+	// output when it is not a terminal): a runner that answers status is
+	// ready too, as PROTOCOL.md says and as Appium, Maestro and
+	// agent-device decide.
+	pollCtx, stopPolling := context.WithCancel(ctx)
+	defer stopPolling()
+	go func() {
+		if pollStatus(pollCtx, url) {
+			once.Do(func() { close(ready) })
+		}
+	}()
+	sc := simctl{xcrun: cfg.Xcrun, env: cfg.Env, udid: udid}
+	stop := func(ctx context.Context, grace time.Duration) error {
+		defer os.RemoveAll(derived)
+		t := time.NewTimer(grace)
+		defer t.Stop()
 		select {
 		case <-exited:
-			return nil
-		default:
+		case <-t.C:
+			procgroup.Signal(cmd, false)
+			select {
+			case <-exited:
+			case <-time.After(5 * time.Second):
+				procgroup.Signal(cmd, true)
+				<-exited
+			}
 		}
-		procgroup.Signal(cmd, false)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			procgroup.Signal(cmd, true)
-			<-exited
-		}
-		os.RemoveAll(derived)
+		// Whatever xcodebuild did, the runner app may still run under
+		// launchd_sim, holding its port; simctl says "found nothing to
+		// terminate" when it does not, which is no failure here.
+		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		sc.run(tctx, "terminate", udid, runnerBundleID)
 		return nil
 	}
 	timer := time.NewTimer(cfg.ReadyTimeout)
 	defer timer.Stop()
 	select {
 	case <-ready:
-		return &runnerProcess{url: "http://127.0.0.1:" + strconv.Itoa(port), stop: stop}, nil
+		return &runnerProcess{url: url, stop: stop}, nil
 	case <-exited:
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "the iOS runner on %s stopped before it was ready: %s", udid, tail.String()).
 			With("device", udid).WithHint("see xcodebuild's output above; rebuild the runner for this Xcode (xcodebuild build-for-testing in ios-runner/)")
 	case <-timer.C:
-		stop(context.WithoutCancel(ctx))
+		stop(context.WithoutCancel(ctx), 0)
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "the iOS runner on %s did not say it was ready within %v", udid, cfg.ReadyTimeout).
-			With("device", udid).WithHint("the simulator may still be booting or blocked by a dialog; look at it, then run again")
+			With("device", udid).WithHint("the simulator may still be booting or blocked by a dialog; look at it, then run again, or allow more time with MAESTRO_DRIVER_STARTUP_TIMEOUT (milliseconds)")
 	case <-ctx.Done():
-		stop(context.WithoutCancel(ctx))
+		stop(context.WithoutCancel(ctx), 0)
 		return nil, canonical.Interrupted(ctx.Err()).With("device", udid)
+	}
+}
+
+// pollStatus asks url for the runner's status every 250 ms until one
+// answers in flow-runner-v1 (true) or ctx ends (false).
+func pollStatus(ctx context.Context, url string) bool {
+	hc := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/command", strings.NewReader(`{"command":"status","commandId":0}`))
+		req.Header.Set("Content-Type", "application/json")
+		if resp, err := hc.Do(req); err == nil {
+			var st struct {
+				OK   bool        `json:"ok"`
+				Data statusReply `json:"data"`
+			}
+			err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&st)
+			resp.Body.Close()
+			if err == nil && resp.StatusCode == http.StatusOK && st.OK && st.Data.Protocol == RunnerProtocol {
+				return true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 }
 
@@ -390,6 +472,21 @@ func (h *simHost) StopRecording(ctx context.Context) error {
 		_ = cmd.Process.Kill()
 		return canonical.Errorf(canonical.CodeCommandFailed, "simctl io recordVideo did not finish within 10 s").With("device", h.sc.udid)
 	}
+}
+
+// Installed asks simctl for the app's bundle. simctl get_app_container
+// of a bundle id the simulator lacks fails with NSPOSIXErrorDomain code 2
+// "No such file or directory" (as reported in appium/appium#15256); any
+// other failure (a simulator shut down meanwhile) is simctl's error.
+func (h *simHost) Installed(ctx context.Context, appID string) (bool, error) {
+	_, err := h.sc.run(ctx, "get_app_container", h.sc.udid, appID)
+	if err == nil {
+		return true, nil
+	}
+	if ce, ok := canonical.AsError(err); ok && (strings.Contains(ce.Message, "code=2") || strings.Contains(ce.Message, "No such file or directory")) {
+		return false, nil
+	}
+	return false, err
 }
 
 // ClearState is Maestro's on a simulator: the app's bundle is copied

@@ -81,6 +81,10 @@ func (d *Device) PressKey(ctx context.Context, key exec.Key) error {
 	if err := d.spend(ctx, keyCostMs); err != nil {
 		return err
 	}
+	if d.platform() == "ios" && !exec.IOSKey(key.Name) {
+		// Maestro's iOS driver ignores every key but these four.
+		return nil
+	}
 	switch name := strings.ToLower(key.Name); {
 	case name == "enter" || key.AndroidCode == 66:
 		d.submit()
@@ -107,6 +111,17 @@ func (d *Device) submit() {
 	}
 }
 
+// KeyboardShown reports whether the app in front has its keyboard up (the
+// bottom 38% of the screen, as Screenshot draws it), for a runner that
+// answers what a device shows.
+func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
+	defer d.mu.Unlock()
+	if err := d.begin(ctx); err != nil {
+		return false, err
+	}
+	return d.front != nil && d.front.keyboard, nil
+}
+
 // HideKeyboard puts the keyboard down; the field keeps focus.
 func (d *Device) HideKeyboard(ctx context.Context) error {
 	defer d.mu.Unlock()
@@ -123,7 +138,9 @@ func (d *Device) HideKeyboard(ctx context.Context) error {
 }
 
 // Back is the system back: it first puts the keyboard down, as on
-// Android, then goes back one screen, leaving the app from its first.
+// Android, then goes back one screen, leaving the app from its first. iOS
+// has no back button: there, as Maestro's iOS driver and flow's iOS
+// runner, it does nothing (taking a key press's time still).
 func (d *Device) Back(ctx context.Context) error {
 	defer d.mu.Unlock()
 	if err := d.begin(ctx); err != nil {
@@ -131,6 +148,9 @@ func (d *Device) Back(ctx context.Context) error {
 	}
 	if err := d.spend(ctx, keyCostMs); err != nil {
 		return err
+	}
+	if d.platform() == "ios" {
+		return nil
 	}
 	d.back()
 	return nil

@@ -76,11 +76,17 @@ func (d *Device) StopApp(ctx context.Context, appID string, kill bool) error {
 }
 
 // ClearState stops the app and resets every element to its model. An app
-// that is not installed is skipped, as Maestro skips it on Android.
+// that is not installed is skipped, as Maestro skips it on Android; on iOS
+// Maestro reinstalls the app from its own bundle, which an app that is not
+// there has not, so the step fails (as flow's iOS device fails it).
 func (d *Device) ClearState(ctx context.Context, appID string) error {
 	defer d.mu.Unlock()
 	if err := d.begin(ctx); err != nil {
 		return err
+	}
+	if d.proc(appID) == nil && d.platform() == "ios" {
+		return canonical.Errorf(canonical.CodeCommandFailed, "Unable to clear state for app %s: it is not installed on sim", appID).
+			WithHint(d.installedHint(appID))
 	}
 	if err := d.spend(ctx, stopCostMs); err != nil {
 		return err
@@ -102,7 +108,9 @@ func (d *Device) OpenLink(ctx context.Context, link string, browser bool) error 
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
-	if browser {
+	// Maestro's iOS openLink is simctl openurl, which ignores browser: the
+	// link opens where iOS routes it, as on flow's iOS device.
+	if browser && d.platform() != "ios" {
 		return canonical.Errorf(canonical.CodeUnsupportedOperation, "sim has no web browser to open %q in", link).
 			WithHint("drop browser: true to open the link in the app whose model lists it")
 	}

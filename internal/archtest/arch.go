@@ -38,7 +38,7 @@ func Rules() map[string]Rule {
 		"exec/sim":          {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
 		"exec/android":      {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/android/adb", "exec/uiautomator"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
 		"exec/android/adb":  {Project: []string{"canonical"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
-		"exec/ios":          {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
+		"exec/ios":          {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/fsext", "exec/procgroup"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
 		"exec/webdriver":    {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}},
 		"exec/procgroup":    {},
 		"exec/uiautomator":  {Project: []string{"canonical", "exec"}},

@@ -24,7 +24,7 @@ func TestCommand(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--listen", "127.0.0.1:0", "--iphone")
+	cmd := exec.CommandContext(ctx, bin, "--listen", "127.0.0.1:0", "--iphone", "--alert", "com.example.shop|Allow “Shop” to use your location?||Don’t Allow,Allow Once")
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -50,5 +50,19 @@ func TestCommand(t *testing.T) {
 	}
 	if json.Unmarshal(body, &ans) != nil || !ans.OK || ans.Data.Protocol != "flow-runner-v1" || ans.Data.Simulator {
 		t.Fatalf("status of an --iphone runner: %s", body)
+	}
+	// --alert: the shop's first launch raises the declared alert, which
+	// the hierarchy then carries.
+	for i, req := range []string{`{"command":"launch","commandId":2,"appId":"com.example.shop","arguments":{},"stop":true}`,
+		`{"command":"hierarchy","commandId":3,"appIds":["com.example.shop"],"maxDepth":60}`} {
+		resp, err := http.Post("http://"+addr+"/command", "application/json", bytes.NewReader([]byte(req)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if i == 1 && (!bytes.Contains(body, []byte(`"type":"alert"`)) || !bytes.Contains(body, []byte(`"label":"Allow Once"`))) {
+			t.Fatalf("the declared alert is not in the hierarchy: %s", body)
+		}
 	}
 }

@@ -94,10 +94,24 @@ func Check(pbxproj []byte, root fs.FS) ([]string, error) {
 			}
 		}
 		for _, c := range file.Objects[t.ConfigList].Configs {
-			if h, ok := file.Objects[c].BuildSettings["SWIFT_OBJC_BRIDGING_HEADER"].(string); ok {
+			settings := file.Objects[c].BuildSettings
+			if h, ok := settings["SWIFT_OBJC_BRIDGING_HEADER"].(string); ok {
 				headers = append(headers, h)
 			}
+			// An explicit App ID belongs to the first team that signs it
+			// (agent-device issue #145): every id must follow the prefix a
+			// build for iPhones sets from its team.
+			if id, _ := settings["PRODUCT_BUNDLE_IDENTIFIER"].(string); !strings.HasPrefix(id, "$(FLOW_BUNDLE_ID_PREFIX).") {
+				problems = append(problems, fmt.Sprintf("target %s (%s): PRODUCT_BUNDLE_IDENTIFIER %q does not start with $(FLOW_BUNDLE_ID_PREFIX). (the signing team's prefix)", t.Name, file.Objects[c].Name, id))
+			}
 		}
+	}
+	prefixed := false
+	for _, c := range file.Objects[proj.ConfigList].Configs {
+		prefixed = prefixed || file.Objects[c].BuildSettings["FLOW_BUNDLE_ID_PREFIX"] == "dev.flow.runner"
+	}
+	if !prefixed {
+		problems = append(problems, "the project sets no FLOW_BUNDLE_ID_PREFIX = dev.flow.runner (the ids of a build without a team)")
 	}
 
 	exists := map[string]bool{}

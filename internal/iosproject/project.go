@@ -32,7 +32,7 @@ func targets() []target {
 	return []target{
 		{
 			name: "FlowRunnerHost", productType: "com.apple.product-type.application",
-			product: "FlowRunnerHost.app", productKind: "wrapper.application", bundleID: "dev.flow.runner.Host",
+			product: "FlowRunnerHost.app", productKind: "wrapper.application", bundleID: "$(FLOW_BUNDLE_ID_PREFIX).Host",
 			dirs: []string{"FlowRunnerHost"},
 			settings: [][2]string{
 				{"INFOPLIST_KEY_UIApplicationSceneManifest_Generation", "YES"},
@@ -42,7 +42,7 @@ func targets() []target {
 		},
 		{
 			name: "FlowRunnerUITests", productType: "com.apple.product-type.bundle.ui-testing",
-			product: "FlowRunnerUITests.xctest", productKind: "wrapper.cfbundle", bundleID: "dev.flow.runner.UITests",
+			product: "FlowRunnerUITests.xctest", productKind: "wrapper.cfbundle", bundleID: "$(FLOW_BUNDLE_ID_PREFIX).UITests",
 			dirs: []string{"FlowRunnerUITests", "FlowRunnerCore/Sources/FlowRunnerCore"},
 			settings: [][2]string{
 				{"SWIFT_OBJC_BRIDGING_HEADER", "FlowRunnerUITests/FlowRunnerUITests-Bridging-Header.h"},
@@ -53,7 +53,7 @@ func targets() []target {
 		},
 		{
 			name: "FlowRunnerCoreTests", productType: "com.apple.product-type.bundle.unit-test",
-			product: "FlowRunnerCoreTests.xctest", productKind: "wrapper.cfbundle", bundleID: "dev.flow.runner.CoreTests",
+			product: "FlowRunnerCoreTests.xctest", productKind: "wrapper.cfbundle", bundleID: "$(FLOW_BUNDLE_ID_PREFIX).CoreTests",
 			dirs: []string{"FlowRunnerCore/Sources/FlowRunnerCore", "FlowRunnerCore/Tests/FlowRunnerCoreTests"},
 		},
 	}
@@ -316,6 +316,10 @@ func projectSettings(cfg string) [][2]string {
 		{"CODE_SIGN_STYLE", "Automatic"},
 		{"COPY_PHASE_STRIP", "NO"},
 		{"ENABLE_STRICT_OBJC_MSGSEND", "YES"},
+		// Explicit App IDs are unique across all teams, so only the first
+		// team could sign fixed ids: a build for iPhones overrides the
+		// prefix with one made of its team (ios-runner.BundleIDs).
+		{"FLOW_BUNDLE_ID_PREFIX", "dev.flow.runner"},
 		{"GCC_C_LANGUAGE_STANDARD", "gnu17"},
 		{"IPHONEOS_DEPLOYMENT_TARGET", "15.0"},
 		{"SDKROOT", "iphoneos"},

@@ -120,6 +120,14 @@ func TestCheckFindsWhatIsWrong(t *testing.T) {
 		}
 	}
 
+	// M2: a fixed bundle id (as the project had before) is one only the
+	// first team to sign it can use.
+	fixed := strings.Replace(string(proj), `"$(FLOW_BUNDLE_ID_PREFIX).UITests"`, "dev.flow.runner.UITests", 1)
+	problems, err = Check([]byte(fixed), base)
+	if err != nil || !strings.Contains(strings.Join(problems, "\n"), `target FlowRunnerUITests (Debug): PRODUCT_BUNDLE_IDENTIFIER "dev.flow.runner.UITests" does not start with $(FLOW_BUNDLE_ID_PREFIX).`) {
+		t.Errorf("a fixed bundle id passes the check: %v %v", problems, err)
+	}
+
 	if _, err := Check([]byte("{ objects = ( ;"), base); err == nil {
 		t.Error("a broken property list is accepted")
 	}

@@ -49,6 +49,26 @@ type Options struct {
 	// OnQuit, when set, is called after the quit command is answered (a
 	// fake xcodebuild ends then, as the real test returns).
 	OnQuit func()
+	// KeyboardStays makes the keyboard ignore hideKeyboard's two short
+	// swipes, as a screen that does not dismiss its keyboard on a drag:
+	// the runner then answers COMMAND_FAILED (Commands.swift hideKeyboard).
+	KeyboardStays bool
+	// Alerts are the system prompts the apps raise: each shows the first
+	// time its app is launched in the session, as a permission prompt does
+	// on first use, and belongs to SpringBoard.
+	Alerts []Alert
+}
+
+// Alert is a SpringBoard alert an app raises (a permission prompt). While
+// it shows, the hierarchy carries it beside the app's tree (as Maestro's
+// runner returns SpringBoard's alerts, review M4), a tap on one of its
+// buttons answers it, and every other tap or press reaches nothing: a
+// system alert is modal.
+type Alert struct {
+	AppID   string
+	Title   string
+	Message string
+	Buttons []string // left to right, e.g. "Don’t Allow", "Allow"
 }
 
 // Runner is the fake.
@@ -62,6 +82,15 @@ type Runner struct {
 	commands int
 	hanging  bool
 	hung     int
+	// serial runs one command at a time: the real runner performs every
+	// command on the main thread in arrival order (Server.swift,
+	// Commands.swift "one command at a time").
+	serial sync.Mutex
+	// alert is the alert showing; raised are the apps whose alert was
+	// shown; answers are the buttons tapped, in order.
+	alert   *Alert
+	raised  map[string]bool
+	answers []string
 }
 
 // New builds a runner over a fresh sim device.
@@ -75,6 +104,13 @@ func New(o Options) *Runner {
 
 // Device is the sim device behind the runner.
 func (r *Runner) Device() *sim.Device { return r.dev }
+
+// Answers are the alert buttons tapped so far, in order.
+func (r *Runner) Answers() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.answers...)
+}
 
 // Gestures are the bodies of the gesture commands received, byte for byte.
 func (r *Runner) Gestures() [][]byte {
@@ -144,7 +180,9 @@ func (r *Runner) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		<-req.Context().Done() // the client gave up, or the server stops
 		return
 	}
+	r.serial.Lock()
 	data, ferr := r.do(req.Context(), head.Command, fields, body)
+	r.serial.Unlock()
 	r.writeAnswer(w, head.Command, head.CommandID, data, ferr)
 }
 
@@ -226,6 +264,30 @@ func num(fields map[string]json.RawMessage, command, name string) (float64, *fai
 	return v, nil
 }
 
+// bounded reads an integer field within lo..hi as the runner's decoder
+// does (FlowRunnerCore Protocol.swift Fields.int(_:in:unit:)): a hold or an
+// erase blocks the runner's main thread, so a runaway value is INVALID_ARGS
+// naming the bounds.
+func bounded(fields map[string]json.RawMessage, command, name string, lo, hi int, unit string) (int, *failure) {
+	v, ferr := num(fields, command, name)
+	if ferr != nil {
+		return 0, ferr
+	}
+	n := int(v)
+	if n < lo || n > hi {
+		return 0, &failure{"INVALID_ARGS", fmt.Sprintf("%s: field %q must be between %d and %d %s, not %d", command, name, lo, hi, unit, n),
+			fmt.Sprintf("send a %s from %d to %d", name, lo, hi)}
+	}
+	return n, nil
+}
+
+// The runner's bounds (FlowRunnerCore Protocol.swift maxHoldMs,
+// maxEraseCount).
+const (
+	maxHoldMs     = 10000
+	maxEraseCount = 500
+)
+
 func str(fields map[string]json.RawMessage, command, name string) (string, *failure) {
 	raw, ok := fields[name]
 	if !ok {
@@ -251,7 +313,11 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		if err != nil {
 			return nil, fromErr(err)
 		}
-		return map[string]any{"root": element(root)}, nil
+		el, err := r.withAlert(ctx, element(root))
+		if err != nil {
+			return nil, fromErr(err)
+		}
+		return map[string]any{"root": el}, nil
 	case "settle":
 		var st exec.Settled
 		var err error
@@ -265,9 +331,12 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		if err != nil {
 			return nil, fromErr(err)
 		}
-		el := element(st.Root)
+		el, err := r.withAlert(ctx, element(st.Root))
+		if err != nil {
+			return nil, fromErr(err)
+		}
 		version := st.Version
-		if version == "" {
+		if version == "" || r.showing() != nil {
 			b, _ := json.Marshal(el)
 			sum := sha256.Sum256(b)
 			version = hex.EncodeToString(sum[:8])
@@ -278,7 +347,25 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		if err != nil {
 			return nil, fromErr(err)
 		}
-		return map[string]any{"x": vp.X, "y": vp.Y, "w": vp.Width, "h": vp.Height, "orientation": "portrait"}, nil
+		// sim does not rotate: an app model's shape is its orientation, which
+		// is the runner's answer when the app's interfaceOrientation cannot
+		// be read (Commands.swift interfaceOrientation: a wide window is
+		// landscapeRight).
+		orientation := "portrait"
+		if vp.Width > vp.Height {
+			orientation = "landscapeRight"
+		}
+		out := map[string]any{"x": vp.X, "y": vp.Y, "w": vp.Width, "h": vp.Height, "orientation": orientation}
+		up, err := d.KeyboardShown(ctx)
+		if err != nil {
+			return nil, fromErr(err)
+		}
+		if up {
+			// Commands.swift viewport: the keyboard's frame while one exists;
+			// sim's keyboard is the bottom 38% of the screen.
+			out["keyboard"] = map[string]any{"x": vp.X, "y": vp.Y + vp.Height*0.62, "w": vp.Width, "h": vp.Height * 0.38}
+		}
+		return out, nil
 	case "gesture":
 		r.mu.Lock()
 		r.gestures = append(r.gestures, append([]byte(nil), body...))
@@ -298,8 +385,10 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 			return nil, fromErr(err)
 		}
 		start := time.Since(r.start).Milliseconds()
-		if err := d.PerformGesture(ctx, plan); err != nil {
-			return nil, fromErr(err)
+		if r.showing() == nil { // a system alert is modal: the gesture reaches nothing
+			if err := d.PerformGesture(ctx, plan); err != nil {
+				return nil, fromErr(err)
+			}
 		}
 		schedule := "authored"
 		if len(plan.Pointers) == 1 && plan.ExecutionProfile == canonical.ProfileEndpointHold {
@@ -316,10 +405,13 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 			return nil, ferr
 		}
 		p := canonical.Point{X: x, Y: y}
+		if handled, err := r.alertTap(ctx, p); handled {
+			return nil, fromErr(err)
+		}
 		if command == "tap" {
 			return nil, fromErr(d.Tap(ctx, p))
 		}
-		hold, ferr := num(f, command, "holdMs")
+		hold, ferr := bounded(f, command, "holdMs", 0, maxHoldMs, "ms")
 		if ferr != nil {
 			return nil, ferr
 		}
@@ -329,13 +421,21 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		if ferr != nil {
 			return nil, ferr
 		}
-		return nil, fromErr(d.InputText(ctx, text))
+		if err := d.InputText(ctx, text); err != nil {
+			if canonical.CodeOf(err) == canonical.CodeCommandFailed {
+				// sim refuses text with no focused field; the runner's
+				// wording is FlowRunnerCore Typing.swift noFocusError.
+				return nil, &failure{"COMMAND_FAILED", "type: no element has keyboard focus", "tap the field first (tapOn), as on a phone"}
+			}
+			return nil, fromErr(err)
+		}
+		return nil, nil
 	case "erase":
-		n, ferr := num(f, command, "count")
+		n, ferr := bounded(f, command, "count", 0, maxEraseCount, "characters")
 		if ferr != nil {
 			return nil, ferr
 		}
-		return nil, fromErr(d.EraseText(ctx, int(n)))
+		return nil, fromErr(d.EraseText(ctx, n))
 	case "key", "button":
 		name, ferr := str(f, command, "name")
 		if ferr != nil {
@@ -347,7 +447,24 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		}
 		return nil, fromErr(d.PressKey(ctx, exec.Key{Name: k}))
 	case "hideKeyboard":
-		return map[string]any{"wasShown": false}, fromErr(d.HideKeyboard(ctx))
+		// Commands.swift hideKeyboard: no keyboard is wasShown false with
+		// nothing done; one that two short swipes leave up is
+		// COMMAND_FAILED.
+		up, err := d.KeyboardShown(ctx)
+		if err != nil {
+			return nil, fromErr(err)
+		}
+		if !up {
+			return map[string]any{"wasShown": false}, nil
+		}
+		if r.o.KeyboardStays {
+			return nil, &failure{"COMMAND_FAILED", "the keyboard is still shown after two short swipes",
+				"this screen does not dismiss its keyboard on a drag: tapOn its Done or Return key instead"}
+		}
+		if err := d.HideKeyboard(ctx); err != nil {
+			return nil, fromErr(err)
+		}
+		return map[string]any{"wasShown": true}, nil
 	case "screenshot":
 		png, err := d.Screenshot(ctx)
 		if err != nil {
@@ -367,14 +484,21 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		if raw, ok := f["stop"]; ok {
 			json.Unmarshal(raw, &stop)
 		}
-		return nil, fromErr(d.LaunchApp(ctx, exec.LaunchOptions{AppID: app, StopApp: stop, Arguments: args}))
+		if ferr := r.installed(ctx, app); ferr != nil {
+			return nil, ferr
+		}
+		if err := d.LaunchApp(ctx, exec.LaunchOptions{AppID: app, StopApp: stop, Arguments: args}); err != nil {
+			return nil, fromErr(err)
+		}
+		r.raise(app)
+		return nil, nil
 	case "terminate":
 		app, ferr := str(f, command, "appId")
 		if ferr != nil {
 			return nil, ferr
 		}
-		if _, ok, err := d.AppViewport(ctx, app); err != nil || !ok {
-			return nil, &failure{"COMMAND_FAILED", app + " is not installed", "check the appId"}
+		if ferr := r.installed(ctx, app); ferr != nil {
+			return nil, ferr
 		}
 		return nil, fromErr(d.StopApp(ctx, app, false))
 	case "openLink":
@@ -393,6 +517,109 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		return nil, nil
 	}
 	return nil, &failure{"UNSUPPORTED_OPERATION", fmt.Sprintf("unknown command %q", command), ""}
+}
+
+// installed answers as Commands.swift installed(): an app the device
+// does not have is COMMAND_FAILED for launch and terminate alike.
+func (r *Runner) installed(ctx context.Context, app string) *failure {
+	if _, ok, err := r.dev.AppViewport(ctx, app); err != nil || !ok {
+		return &failure{"COMMAND_FAILED", app + " is not installed", "check the appId"}
+	}
+	return nil
+}
+
+// raise shows app's alert on its first launch.
+func (r *Runner) raise(app string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range r.o.Alerts {
+		a := &r.o.Alerts[i]
+		if a.AppID == app && !r.raised[app] {
+			if r.raised == nil {
+				r.raised = map[string]bool{}
+			}
+			r.raised[app] = true
+			r.alert = a
+			return
+		}
+	}
+}
+
+func (r *Runner) showing() *Alert {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.alert
+}
+
+// alertFrames lays an alert out as UIKit does on a phone: 270 points
+// wide, centred, its buttons side by side in a 44-point row at the
+// bottom. Frames are in the viewport's units.
+func alertFrames(vp canonical.Viewport, a *Alert) (box [4]float64, buttons [][4]float64) {
+	w, h := 270.0, 140.0
+	x, y := vp.X+(vp.Width-w)/2, vp.Y+(vp.Height-h)/2
+	box = [4]float64{x, y, w, h}
+	n := float64(max(len(a.Buttons), 1))
+	for i := range a.Buttons {
+		buttons = append(buttons, [4]float64{x + float64(i)*w/n, y + h - 44, w / n, 44})
+	}
+	return box, buttons
+}
+
+func frameOf(f [4]float64) map[string]any {
+	return map[string]any{"x": f[0], "y": f[1], "w": f[2], "h": f[3]}
+}
+
+// withAlert adds the alert showing to a hierarchy root as the runner
+// answers SpringBoard's alerts: an element of type alert beside the app's
+// tree, its title as label, its message a staticText, its buttons
+// buttons (XCUIElement.ElementType names).
+func (r *Runner) withAlert(ctx context.Context, root map[string]any) (map[string]any, error) {
+	a := r.showing()
+	if a == nil || root == nil {
+		return root, nil
+	}
+	vp, err := r.dev.Viewport(ctx)
+	if err != nil {
+		return nil, err
+	}
+	box, frames := alertFrames(vp, a)
+	node := func(typ, label string, f [4]float64) map[string]any {
+		return map[string]any{"type": typ, "identifier": "", "label": label, "title": "", "value": "", "placeholder": "",
+			"enabled": true, "selected": false, "checked": false, "hasFocus": false, "frame": frameOf(f)}
+	}
+	alert := node("alert", a.Title, box)
+	kids := []map[string]any{node("staticText", a.Message, [4]float64{box[0] + 16, box[1] + 44, box[2] - 32, 44})}
+	for i, b := range a.Buttons {
+		kids = append(kids, node("button", b, frames[i]))
+	}
+	alert["children"] = kids
+	children, _ := root["children"].([]map[string]any)
+	root["children"] = append(children, alert)
+	return root, nil
+}
+
+// alertTap gives a tap or press to the alert showing: a button answers it,
+// anything else reaches nothing. handled is false without an alert.
+func (r *Runner) alertTap(ctx context.Context, p canonical.Point) (handled bool, err error) {
+	a := r.showing()
+	if a == nil {
+		return false, nil
+	}
+	vp, err := r.dev.Viewport(ctx)
+	if err != nil {
+		return true, err
+	}
+	_, frames := alertFrames(vp, a)
+	for i, f := range frames {
+		if p.X >= f[0] && p.X < f[0]+f[2] && p.Y >= f[1] && p.Y < f[1]+f[3] {
+			r.mu.Lock()
+			r.alert = nil
+			r.answers = append(r.answers, a.Buttons[i])
+			r.mu.Unlock()
+			return true, nil
+		}
+	}
+	return true, nil
 }
 
 // element writes a node as the runner's hierarchy element.

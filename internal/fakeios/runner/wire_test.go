@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/flow-runner/flow/exec/sim"
 )
 
 // TestWireTranscripts replays every ios-runner/testdata/wire transcript
@@ -23,9 +25,20 @@ func TestWireTranscripts(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no transcripts")
 	}
+	// Each transcript's device: the session is a simulator with the demo
+	// shop; iphone is a real iPhone with the notes app in points.
+	devices := map[string]func(t *testing.T) Options{
+		"iphone.jsonl": func(t *testing.T) Options {
+			return Options{Apps: []*sim.App{loadApp(t, "testdata/notes.yaml")}}
+		},
+	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			r := New(Options{Simulator: true})
+			o := Options{Simulator: true}
+			if dev, ok := devices[filepath.Base(file)]; ok {
+				o = dev(t)
+			}
+			r := New(o)
 			l, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
@@ -79,10 +92,7 @@ func shape(t *testing.T, raw []byte) string {
 	}
 	keys := []string{}
 	for k := range m.Data {
-		if k == "keyboard" {
-			continue // optional: only while a keyboard is up, which sim does not report
-		}
-		keys = append(keys, k)
+		keys = append(keys, k) // keyboard too: present exactly while one is up
 	}
 	sort.Strings(keys)
 	s := strings.Join(keys, ",")
