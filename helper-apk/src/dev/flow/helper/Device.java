@@ -9,7 +9,7 @@ import java.util.List;
  * launcher activity, a field without focus); anything else they throw is an
  * INTERNAL error.
  */
-public interface Device {
+public interface Device extends TextEntry.Target {
     /** hello's answer. */
     final class Info {
         public final long versionCode;
@@ -94,8 +94,15 @@ public interface Device {
 
     void key(int code, int meta, boolean longPress) throws HelperException;
 
-    /** Sets the focused input node's text to its current text plus text. */
-    void appendText(String text) throws HelperException;
+    /**
+     * Inserts chars at the focused input field's cursor (TextEntry.insert):
+     * TextEntry.PASTE, or TextEntry.SET_TEXT when the field refused the paste.
+     * No focused field is COMMAND_FAILED.
+     */
+    String insertText(String chars) throws HelperException;
+
+    /** Sleeps between typed characters (TextEntry.CHARACTER_GAP_MS). */
+    void pause(long ms) throws InterruptedException;
 
     byte[] screenshot() throws HelperException;
 
