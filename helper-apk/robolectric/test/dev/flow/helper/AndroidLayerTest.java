@@ -64,8 +64,9 @@ import org.robolectric.util.ReflectionHelpers;
  *
  * What Robolectric cannot host is UiAutomation's connection to
  * system_server: getServiceInfo/setServiceInfo, getWindows, findFocus,
- * getRootInActiveWindow and the accessibility event stream all need it, so
- * AndroidDevice as a whole does not run here. Each piece is tested at the
+ * getRootInActiveWindow and the accessibility event stream all need it
+ * (Robolectric's UiAutomation answers null or an empty list, and sends no
+ * event), so AndroidDevice as a whole does not run here. Each piece is tested at the
  * narrowest seam instead:
  * - nodes: the window's root AccessibilityNodeInfo is made by the view
  *   (createAccessibilityNodeInfo) and linked with setQueryFromAppProcessEnabled
