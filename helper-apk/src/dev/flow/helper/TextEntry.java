@@ -95,8 +95,9 @@ public final class TextEntry {
 
     /**
      * Inserts chars into the field at its cursor: a paste, checked by reading
-     * the field back, else ACTION_SET_TEXT built from the field's own text
-     * where that text is known. Answers PASTE or SET_TEXT.
+     * the field back (an app may answer true and ignore it), else
+     * ACTION_SET_TEXT built from the field's own text where that text is
+     * known. Answers PASTE or SET_TEXT.
      */
     public static String insert(Field f, String chars) throws HelperException {
         CharSequence shown = f.text();
@@ -128,12 +129,9 @@ public final class TextEntry {
             throw new HelperException(HelperException.COMMAND_FAILED, "the focused field refused the text",
                     "the field may be read-only or not editable through accessibility");
         }
-        f.refresh();
-        if (!changed(f, beforeText)) {
-            throw new HelperException(HelperException.COMMAND_FAILED,
-                    "the focused field did not change when the text was pasted or set",
-                    "the field may filter these characters or be read-only; check its input type");
-        }
+        // A field that still shows the same text filters the character
+        // (maxLength, digits only): Maestro's key presses would be dropped
+        // the same way, without an error, so typing goes on.
         return SET_TEXT;
     }
 

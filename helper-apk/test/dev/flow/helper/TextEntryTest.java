@@ -202,6 +202,28 @@ public class TextEntryTest {
     }
 
     @Test
+    public void aFieldThatFiltersTheCharacterIsNotAnError() throws Exception {
+        // maxLength reached: the paste and the text set both leave it as it
+        // was, as Maestro's key presses would; typing goes on.
+        Field f = new Field("1234", null, false, true) {
+            @Override
+            public boolean paste(String chars) {
+                actions.add("paste " + chars);
+                return true;
+            }
+
+            @Override
+            public boolean setText(String value, int c) {
+                actions.add("setText " + value);
+                return true;
+            }
+        };
+        assertEquals(TextEntry.SET_TEXT, TextEntry.insert(f, "5"));
+        assertEquals("1234", f.real.toString());
+        assertEquals("[paste 5, setText 12345]", f.actions.toString());
+    }
+
+    @Test
     public void aFieldThatRefusesEverythingIsCommandFailed() {
         Field f = new Field("", null, false, true);
         f.pasteWorks = false;
