@@ -105,13 +105,7 @@ final class AndroidDevice implements Device {
     }
 
     public List<NodeSource> windowRoots() {
-        List<NodeSource> roots = screens.roots();
-        // After the windows, as Maestro's ViewHierarchy.dump adds it.
-        NodeSource toast = screenEvents.toastNode();
-        if (toast != null) {
-            roots.add(toast);
-        }
-        return roots;
+        return screenEvents.withToast(screens.roots());
     }
 
     public Box appWindow() throws HelperException {

@@ -130,6 +130,19 @@ public final class ScreenEvents {
     }
 
     /**
+     * The window roots with the toast's node after them while it is
+     * visible, where Maestro's ViewHierarchy.dump adds it (addToastNode after
+     * the roots).
+     */
+    public List<NodeSource> withToast(List<NodeSource> roots) {
+        NodeSource toast = toastNode();
+        if (toast != null) {
+            roots.add(toast);
+        }
+        return roots;
+    }
+
+    /**
      * The node Maestro synthesizes (ToastAccessibilityListener.kt and
      * ViewHierarchy.kt addToastNode): class android.widget.Toast, the
      * event's text, visible, not clickable or checkable, empty resource id

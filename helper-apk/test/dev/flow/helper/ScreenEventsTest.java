@@ -106,6 +106,21 @@ public class ScreenEventsTest {
     }
 
     @Test
+    public void theToastFollowsTheWindowsInTheHierarchy() throws Exception {
+        ManualClock clock = new ManualClock();
+        ScreenEvents s = new ScreenEvents(new EventCounter(clock), clock);
+        List<NodeSource> windows = TestNode.fromXml("<hierarchy rotation=\"0\"><node index=\"0\" text=\"Save\" class=\"android.widget.Button\" bounds=\"[0,0][100,50]\"/></hierarchy>");
+        assertEquals(1, s.withToast(new ArrayList<NodeSource>(windows)).size());
+        s.onEvent(ScreenEvents.TYPE_NOTIFICATION_STATE_CHANGED, "com.example", "android.widget.Toast", text("Saved"), true);
+        List<NodeSource> roots = s.withToast(new ArrayList<NodeSource>(windows));
+        assertEquals(2, roots.size());
+        assertEquals("Save", roots.get(0).text().toString());
+        assertEquals("Saved", roots.get(1).text().toString());
+        clock.now += ScreenEvents.TOAST_VISIBLE_MS + 1;
+        assertEquals(1, s.withToast(new ArrayList<NodeSource>(windows)).size());
+    }
+
+    @Test
     public void notificationsThatAreNotToastsAreIgnored() {
         ManualClock clock = new ManualClock();
         EventCounter c = new EventCounter(clock);
