@@ -112,6 +112,13 @@ public class AndroidLayerTest {
             super.onCreate(saved);
             LinearLayout root = new LinearLayout(this);
             root.setOrientation(LinearLayout.VERTICAL);
+            // On a phone the helper asks for views not important for
+            // accessibility too (FLAG_INCLUDE_NOT_IMPORTANT_VIEWS, which
+            // system_server adds to each query); a query from the app's own
+            // process carries no service flags and folds plain layouts into
+            // their parents. Marking the form important keeps its node as a
+            // phone would show it.
+            root.setImportantForAccessibility(View.IMPORTANT_FOR_ACCESSIBILITY_YES);
             email = new RecordingEditText(this);
             email.setId(android.R.id.edit);
             email.setHint("Email");
@@ -331,7 +338,13 @@ public class AndroidLayerTest {
         assertEquals("false", button.get("password"));
         assertEquals(bounds(a.signIn, d[0], d[1]), button.get("bounds"));
 
+        // index is the position among the parent's children (the form's LinearLayout).
+        assertEquals("0", email.get("index"));
+        assertEquals("1", password.get("index"));
+        assertEquals("2", button.get("index"));
+
         Map<String, String> list = byId(nodes, "android:id/list");
+        assertEquals("3", list.get("index"));
         assertEquals("android.widget.ListView", list.get("class"));
         assertEquals("40 rows do not fit: the list scrolls", "true", list.get("scrollable"));
         assertEquals(bounds(a.list, d[0], d[1]), list.get("bounds"));
