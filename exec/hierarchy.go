@@ -57,12 +57,22 @@ func visiblePercentage(r Rect, w, h int) float64 {
 	return vw * vh / area
 }
 
+// toastClass is the class of the node the Android helper adds for a toast
+// (helper-apk ScreenEvents, after Maestro's ViewHierarchy.kt addToastNode),
+// whose bounds are [0,0][0,0]. Maestro's AndroidDriver mapHierarchy marks
+// that class ignoreBoundsFiltering, and filterOutOfBounds keeps such a node
+// as it is.
+const toastClass = "android.widget.Toast"
+
 // prune removes elements with less than 10% of their area on screen and no
-// visible children (Maestro ViewHierarchy.filterOutOfBounds). When nothing
-// survives, the unpruned tree is used.
+// visible children (Maestro ViewHierarchy.filterOutOfBounds), except a
+// toast. When nothing survives, the unpruned tree is used.
 func prune(root *Node, w, h int) *Node {
 	var keep func(n *Node) *Node
 	keep = func(n *Node) *Node {
+		if n.Class == toastClass {
+			return n
+		}
 		var kids []*Node
 		for _, c := range n.Children {
 			if k := keep(c); k != nil {

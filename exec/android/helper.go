@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -37,6 +38,10 @@ const (
 	settleSlack      = 30 * time.Second
 	launchTimeout    = 60 * time.Second
 	mediaTimeout     = 120 * time.Second
+	// characterGap is the helper's pause after each typed character
+	// (helper-apk TextEntry.CHARACTER_GAP_MS), Maestro's 75 ms
+	// (maestro-android MaestroDriverService.kt inputText).
+	characterGap = 75 * time.Millisecond
 )
 
 // helper is the flow-helper-v1 client over one connection. Requests are
@@ -204,8 +209,9 @@ func (h *helper) text(ctx context.Context, text string) (string, error) {
 	var out struct {
 		Method string `json:"method"`
 	}
-	// Key events pace each character; a long text takes a while.
-	timeout := defaultOpTimeout + time.Duration(len(text))*50*time.Millisecond
+	// The helper types one character per characterGap (Maestro's pace), and
+	// each paste is a few binder calls on top.
+	timeout := defaultOpTimeout + time.Duration(utf8.RuneCountInString(text))*(characterGap+50*time.Millisecond)
 	_, err := h.call(ctx, "text", timeout, struct {
 		Text string `json:"text"`
 	}{text}, nil, &out)

@@ -12,7 +12,6 @@ import (
 	"net"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -263,10 +262,12 @@ func (s *session) do(ctx context.Context, req request, r *bufio.Reader) (respons
 		if err != nil {
 			return nil, nil, err
 		}
+		// The helper pastes every character but newline and tab (keys) at the
+		// focused field's cursor (helper-apk TextEntry); a paste needs a
+		// focused input node (PROTOCOL.md text).
 		method := "keys"
-		if !typable(text) {
-			method = "setText"
-			// ACTION_SET_TEXT needs a focused input node (PROTOCOL.md text).
+		if !onlyKeys(text) {
+			method = "paste"
 			if shown, err := p.keyboardShown(ctx); err != nil {
 				return nil, nil, err
 			} else if !shown {
@@ -340,11 +341,12 @@ func (s *session) do(ctx context.Context, req request, r *bufio.Reader) (respons
 		hint: "flow-helper-v1 ops are listed in helper-apk/PROTOCOL.md"}
 }
 
-// typable says whether the virtual key map can type every character, so
-// the helper would send key events rather than set the text.
-func typable(s string) bool {
+// onlyKeys says whether every character of s is one the helper presses as
+// a key (newline ENTER, tab TAB: helper-apk KeyText.special) rather than
+// pastes.
+func onlyKeys(s string) bool {
 	for _, c := range s {
-		if c >= utf8.RuneSelf || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+		if c != '\n' && c != '\t' {
 			return false
 		}
 	}

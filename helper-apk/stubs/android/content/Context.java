@@ -15,6 +15,8 @@ public abstract class Context {
     public static final String WINDOW_SERVICE = "window";
     // API 1
     public static final String LOCATION_SERVICE = "location";
+    // API 11
+    public static final String CLIPBOARD_SERVICE = "clipboard";
 
     private Context() {
         throw new RuntimeException("Stub!");

@@ -7,15 +7,14 @@ import java.util.concurrent.TimeoutException;
 
 import android.accessibilityservice.AccessibilityServiceInfo;
 import android.app.UiAutomation;
+import android.content.ClipboardManager;
 import android.content.Context;
 import android.content.Intent;
 import android.content.pm.PackageInfo;
 import android.content.pm.PackageManager;
 import android.location.LocationManager;
 import android.os.Build;
-import android.os.Bundle;
 import android.util.Log;
-import android.view.accessibility.AccessibilityEvent;
 import android.view.accessibility.AccessibilityNodeInfo;
 import android.view.accessibility.AccessibilityWindowInfo;
 
@@ -30,6 +29,8 @@ final class AndroidDevice implements Device {
     private final MockLocation location;
     private final EventCounter events;
     private final UiConnection.Automation connection;
+    private final ScreenEvents screenEvents;
+    private final ClipboardManager clipboard;
     private final long versionCode;
 
     AndroidDevice(UiAutomation automation, Context context) {
@@ -37,6 +38,8 @@ final class AndroidDevice implements Device {
         this.context = context;
         this.dispatcher = new UiAutomationDispatcher(automation);
         this.events = new EventCounter(dispatcher);
+        this.screenEvents = new ScreenEvents(events, dispatcher);
+        this.clipboard = (ClipboardManager) context.getSystemService(Context.CLIPBOARD_SERVICE);
         this.screens = new Screens(automation, context);
         this.connection = new UiConnection.Automation() {
             public boolean dropCache() {
@@ -66,21 +69,11 @@ final class AndroidDevice implements Device {
                 | AccessibilityServiceInfo.FLAG_INCLUDE_NOT_IMPORTANT_VIEWS
                 | AccessibilityServiceInfo.FLAG_REPORT_VIEW_IDS;
         automation.setServiceInfo(info);
-        automation.setOnAccessibilityEventListener(new UiAutomation.OnAccessibilityEventListener() {
-            public void onAccessibilityEvent(AccessibilityEvent event) {
-                switch (event.getEventType()) {
-                    case AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED:
-                    case AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED:
-                    case AccessibilityEvent.TYPE_VIEW_SCROLLED:
-                    // The hierarchy holds every window: one coming or going is a change.
-                    case AccessibilityEvent.TYPE_WINDOWS_CHANGED:
-                        events.changed();
-                        break;
-                    default:
-                        break;
-                }
+        automation.setOnAccessibilityEventListener(new AccessibilityEvents(screenEvents, new Runnable() {
+            public void run() {
+                screenEvents.setPackages(screens.foregroundPackages());
             }
-        });
+        }));
     }
 
     void close() {
@@ -116,6 +109,9 @@ final class AndroidDevice implements Device {
     }
 
     public boolean waitForQuiet(long quietMs, long timeoutMs) throws InterruptedException {
+        // Whose events count is read now, not only on window changes: the
+        // app may have come forward before the helper saw any event.
+        screenEvents.setPackages(screens.foregroundPackages());
         return events.waitForQuiet(quietMs, timeoutMs);
     }
 
@@ -141,7 +137,7 @@ final class AndroidDevice implements Device {
             // No window at all is what a dead connection shows.
             UiConnection.check(connection);
         }
-        return roots;
+        return screenEvents.withToast(roots);
     }
 
     public Box appWindow() throws HelperException {
@@ -179,29 +175,21 @@ final class AndroidDevice implements Device {
     }
 
     @SuppressWarnings("deprecation") // recycle: needed below API 33, a no-op from it
-    public void appendText(String text) throws HelperException {
+    public String insertText(String chars) throws HelperException {
         AccessibilityNodeInfo node = automation.findFocus(AccessibilityNodeInfo.FOCUS_INPUT);
         if (node == null) {
             throw new HelperException(HelperException.COMMAND_FAILED, "no focused input field to set the text on",
                     "tap a text field before inputText");
         }
         try {
-            boolean hint = Build.VERSION.SDK_INT >= 26 && node.isShowingHintText();
-            String value = KeyText.appended(node.getText(), hint, text);
-            Bundle args = new Bundle();
-            args.putCharSequence(AccessibilityNodeInfo.ACTION_ARGUMENT_SET_TEXT_CHARSEQUENCE, value);
-            if (!node.performAction(AccessibilityNodeInfo.ACTION_SET_TEXT, args)) {
-                throw new HelperException(HelperException.COMMAND_FAILED, "the focused field refused the text",
-                        "the field may be read-only or not editable through accessibility");
-            }
-            // Typing continues where a person would: after the new text.
-            Bundle sel = new Bundle();
-            sel.putInt(AccessibilityNodeInfo.ACTION_ARGUMENT_SELECTION_START_INT, value.length());
-            sel.putInt(AccessibilityNodeInfo.ACTION_ARGUMENT_SELECTION_END_INT, value.length());
-            node.performAction(AccessibilityNodeInfo.ACTION_SET_SELECTION, sel);
+            return TextEntry.insert(new NodeField(node, clipboard), chars);
         } finally {
             node.recycle();
         }
+    }
+
+    public void pause(long ms) throws InterruptedException {
+        Thread.sleep(ms);
     }
 
     public Capture screenshot() throws HelperException {

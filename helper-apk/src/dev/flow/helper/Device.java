@@ -10,7 +10,7 @@ import java.util.List;
  * INTERNAL error. DEVICE_UNAVAILABLE means the phone can no longer be
  * served (UiAutomation disconnected): the session ends after that answer.
  */
-public interface Device {
+public interface Device extends TextEntry.Target {
     /** hello's answer. */
     final class Info {
         public final long versionCode;
@@ -114,8 +114,15 @@ public interface Device {
 
     void key(int code, int meta, boolean longPress) throws HelperException;
 
-    /** Sets the focused input node's text to its current text plus text. */
-    void appendText(String text) throws HelperException;
+    /**
+     * Inserts chars at the focused input field's cursor (TextEntry.insert):
+     * TextEntry.PASTE, or TextEntry.SET_TEXT when the field refused the paste.
+     * No focused field is COMMAND_FAILED.
+     */
+    String insertText(String chars) throws HelperException;
+
+    /** Sleeps between typed characters (TextEntry.CHARACTER_GAP_MS). */
+    void pause(long ms) throws InterruptedException;
 
     Capture screenshot() throws HelperException;
 

@@ -252,14 +252,12 @@ public final class Protocol {
         }
         if ("text".equals(op)) {
             String text = a.string("text");
-            if (KeyText.keyable(text)) {
-                for (int[] k : KeyText.keys(text)) {
-                    device.key(k[0], k[1], false);
-                }
-                return r.put("method", "keys");
+            try {
+                return r.put("method", TextEntry.type(text, device));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new HelperException(HelperException.INTERNAL, "text was interrupted", "the helper is stopping; flow restarts it");
             }
-            device.appendText(text);
-            return r.put("method", "setText");
         }
         if ("erase".equals(op)) {
             int count = a.natural("count", -1);

@@ -78,6 +78,31 @@ final class Screens {
         return first;
     }
 
+    /**
+     * The packages settle listens to (ScreenEvents): the active or focused
+     * application window's and the input method window's.
+     */
+    @SuppressWarnings("deprecation") // recycle, as in roots
+    List<String> foregroundPackages() {
+        List<String> out = new ArrayList<String>();
+        for (AccessibilityWindowInfo w : automation.getWindows()) {
+            int type = w.getType();
+            boolean app = type == AccessibilityWindowInfo.TYPE_APPLICATION && (w.isActive() || w.isFocused());
+            if (app || type == AccessibilityWindowInfo.TYPE_INPUT_METHOD) {
+                AccessibilityNodeInfo root = w.getRoot();
+                if (root != null) {
+                    CharSequence pkg = root.getPackageName();
+                    if (pkg != null) {
+                        out.add(pkg.toString());
+                    }
+                    root.recycle();
+                }
+            }
+            w.recycle();
+        }
+        return out;
+    }
+
     /** The screen as a PNG, or null when UiAutomation could not capture it. */
     Device.Capture capture() {
         final Bitmap b = automation.takeScreenshot();

@@ -1,5 +1,7 @@
 package android.view.accessibility;
 
+import java.util.List;
+
 /**
  * Stub, not shipped: only the members the helper calls, so javac checks
  * each call. Source: developer.android.com/reference/android/view/accessibility/AccessibilityEvent
@@ -9,21 +11,32 @@ package android.view.accessibility;
  * (helper-apk/manifest.go).
  */
 public final class AccessibilityEvent {
-    // API 4
-    public static final int TYPE_WINDOW_STATE_CHANGED = 0x20;
-    // API 14
-    public static final int TYPE_WINDOW_CONTENT_CHANGED = 0x800;
-    // API 14
-    public static final int TYPE_VIEW_SCROLLED = 0x1000;
-    // API 21
-    public static final int TYPE_WINDOWS_CHANGED = 0x400000;
-
     private AccessibilityEvent() {
         throw new RuntimeException("Stub!");
     }
 
     // API 4
     public int getEventType() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 4
+    public CharSequence getPackageName() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 4
+    public CharSequence getClassName() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 4
+    public List<CharSequence> getText() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 4
+    public boolean isEnabled() {
         throw new RuntimeException("Stub!");
     }
 }

@@ -15,6 +15,8 @@ public class AccessibilityNodeInfo {
     // API 16
     public static final int FOCUS_INPUT = 1;
     // API 18
+    public static final int ACTION_PASTE = 0x8000;
+    // API 18
     public static final int ACTION_SET_SELECTION = 0x20000;
     // API 21
     public static final int ACTION_SET_TEXT = 0x200000;
@@ -131,6 +133,26 @@ public class AccessibilityNodeInfo {
 
     // API 14
     public AccessibilityNodeInfo getChild(int index) {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 18
+    public int getTextSelectionStart() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 18
+    public int getTextSelectionEnd() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 18
+    public boolean refresh() {
+        throw new RuntimeException("Stub!");
+    }
+
+    // API 14
+    public boolean performAction(int action) {
         throw new RuntimeException("Stub!");
     }
 

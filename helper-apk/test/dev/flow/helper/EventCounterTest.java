@@ -59,18 +59,58 @@ public class EventCounterTest {
         assertTrue("waited " + (WALL.uptimeMillis() - start) + " ms", WALL.uptimeMillis() - start < 250);
     }
 
+    /** A clock that moves only when the test moves it. */
+    static final class ManualClock implements TouchInjector.Clock {
+        private volatile long now;
+
+        public long uptimeMillis() {
+            return now;
+        }
+
+        public void sleepUntil(long t) {
+            throw new UnsupportedOperationException();
+        }
+
+        void set(long t) {
+            now = t;
+        }
+    }
+
+    /**
+     * Events every 5 ms for 100 ms, on a clock the test moves: the wait
+     * ends only once 80 ms passed after the last event, however the
+     * threads are scheduled (a wall-clock version of this test failed on a
+     * loaded machine when the event thread was starved for 80 ms).
+     */
     @Test
     public void waitsForQuietAfterTheLastEvent() throws Exception {
-        EventCounter c = new EventCounter(WALL);
-        Thread screen = busyScreen(c, 100);
-        Thread.sleep(10);
-        long start = WALL.uptimeMillis();
-        assertTrue(c.waitForQuiet(80, 10000));
-        long took = WALL.uptimeMillis() - start;
-        screen.join();
-        // The events ran for 100 ms from before start, and quiet is 80 ms after the last.
-        assertTrue("settled after " + took + " ms, before the screen went quiet", took >= 80 + 100 - 10 - 5);
-        assertTrue(c.seq() > 3);
+        final ManualClock clock = new ManualClock();
+        final EventCounter c = new EventCounter(clock);
+        final boolean[] result = new boolean[1];
+        Thread waiter = new Thread(new Runnable() {
+            public void run() {
+                try {
+                    result[0] = c.waitForQuiet(80, 10000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        for (long t = 0; t <= 100; t += 5) {
+            clock.set(t);
+            c.changed();
+            if (t == 10) {
+                waiter.start();
+            }
+        }
+        clock.set(179);
+        waiter.join(200);
+        assertTrue("settled at 179 ms, 79 ms after the last event", waiter.isAlive());
+        clock.set(180);
+        waiter.join(10000);
+        assertFalse("still waiting 80 ms after the last event", waiter.isAlive());
+        assertTrue(result[0]);
+        assertEquals(21, c.seq());
     }
 
     @Test

@@ -58,8 +58,12 @@ public class ProtocolTest {
             throw new AssertionError("key");
         }
 
-        public void appendText(String text) {
-            throw new AssertionError("appendText");
+        public String insertText(String chars) {
+            throw new AssertionError("insertText");
+        }
+
+        public void pause(long ms) {
+            throw new AssertionError("pause");
         }
 
         public Capture screenshot() {

@@ -34,6 +34,8 @@ public class TranscriptTest {
         byte[] recvBytes;
         final List<String> calls = new ArrayList<String>();
         final List<String> keys = new ArrayList<String>();
+        final StringBuilder typed = new StringBuilder();
+        int pauses;
 
         void begin(JSONObject send, byte[] sendBody, JSONObject recv, byte[] recvBytes) {
             this.send = send;
@@ -42,6 +44,8 @@ public class TranscriptTest {
             this.recvBytes = recvBytes;
             calls.clear();
             keys.clear();
+            typed.setLength(0);
+            pauses = 0;
         }
 
         private void call(String name) {
@@ -143,10 +147,18 @@ public class TranscriptTest {
             maybeFail();
         }
 
-        public void appendText(String text) throws HelperException {
-            call("appendText");
-            assertEquals(send.optString("text"), text);
+        public String insertText(String chars) throws HelperException {
+            call("insertText");
+            typed.append(chars);
             maybeFail();
+            // A transcript that answers setText scripts a field that refuses the paste.
+            return TextEntry.SET_TEXT.equals(recv.optString("method")) ? TextEntry.SET_TEXT : TextEntry.PASTE;
+        }
+
+        public void pause(long ms) {
+            call("pause");
+            assertEquals(TextEntry.CHARACTER_GAP_MS, ms);
+            pauses++;
         }
 
         public Capture screenshot() throws HelperException {
@@ -315,11 +327,22 @@ public class TranscriptTest {
         String op = send.optString("op");
         if (op.equals("key")) {
             want.add(send.optInt("code") + "/" + send.optInt("meta") + "/" + send.optBoolean("longPress"));
-        } else if (op.equals("text") && "keys".equals(recv.optString("method"))) {
-            for (int[] k : KeyText.keys(send.optString("text"))) {
-                want.add(k[0] + "/" + k[1] + "/false");
+        } else if (op.equals("text") && recv.optBoolean("ok")) {
+            // Newline and tab are keys, every other character is inserted,
+            // one by one with the gap between characters.
+            String text = send.optString("text");
+            StringBuilder inserted = new StringBuilder();
+            int chars = text.codePointCount(0, text.length());
+            for (int i = 0; i < text.length(); i += Character.charCount(text.codePointAt(i))) {
+                int cp = text.codePointAt(i);
+                if (KeyText.special(cp) != 0) {
+                    want.add(KeyText.special(cp) + "/0/false");
+                } else {
+                    inserted.appendCodePoint(cp);
+                }
             }
-            assertEquals(where, send.optString("text").length(), want.size());
+            assertEquals(where + ": inserted", inserted.toString(), d.typed.toString());
+            assertEquals(where + ": pauses", Math.max(0, chars - 1), d.pauses);
         } else if (op.equals("erase")) {
             for (int i = 0; i < send.optInt("count"); i++) {
                 want.add("67/0/false");
@@ -328,9 +351,6 @@ public class TranscriptTest {
             want.add("4/0/false");
         }
         assertEquals(where + ": keys", want, d.keys);
-        if (op.equals("text") && "setText".equals(recv.optString("method"))) {
-            assertTrue(where + ": setText without appendText", d.calls.contains("appendText"));
-        }
         if (op.equals("settle") || op.equals("hierarchy")) {
             // The counter is read before the windows, never after.
             assertTrue(where + ": " + d.calls, d.calls.indexOf("eventSeq") < d.calls.indexOf("windowRoots"));
