@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -206,17 +207,34 @@ func (d *debugOutput) FlowFinished(r exec.FlowResult) {
 // suite mode, its file name in single-flow mode, with "/" made "_" as
 // Maestro does for the commands file (it leaves it in screenshot names,
 // where it makes a path that does not exist; flow replaces it there too).
+// Where Maestro would fail to write the file, flow writes it under a
+// name that fits: on Windows the characters it refuses become "_", and a
+// name is cut at maxDebugName bytes (on a character boundary).
 func (d *debugOutput) fileFlowName(r exec.FlowResult) string {
 	name := r.Name
 	if d.single || r.Name == "" {
 		name = filepath.Base(filepath.FromSlash(r.File))
 	}
-	name = strings.ReplaceAll(name, "/", "_")
+	bad := "/\x00"
 	if runtime.GOOS == "windows" {
-		name = strings.ReplaceAll(name, `\`, "_")
+		bad += `\<>:"|?*`
+	}
+	name = strings.Map(func(c rune) rune {
+		if strings.ContainsRune(bad, c) || (runtime.GOOS == "windows" && c < 32) {
+			return '_'
+		}
+		return c
+	}, name)
+	for len(name) > maxDebugName {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
 	}
 	return name
 }
+
+// maxDebugName leaves room in a 255-byte file name for the longest
+// prefix and suffix: "screenshot-shard-NNN-❌-<13 digits>-(" and ").png".
+const maxDebugName = 200
 
 // saveFlow is TestDebugReporter.saveFlow: commands-[shard-N-](FLOW).json
 // when the flow ran commands, and the failure screenshot.

@@ -11,8 +11,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gkampitakis/go-snaps/snaps"
+
+	"github.com/flow-runner/flow/exec"
 )
 
 // Maestro's debug folder (maestro-cli/src/main/java/maestro/cli/report/
@@ -244,5 +247,53 @@ func TestNoDebugOutputWithoutTheFlag(t *testing.T) {
 	}
 	if _, err := os.Stat("maestro.log"); err == nil {
 		t.Errorf("wrote maestro.log into the working folder")
+	}
+}
+
+// TestDebugFileFlowName: "/" in a flow name becomes "_" (Maestro's
+// commands file name), and a long name is cut on a character boundary so
+// every debug file name fits the usual 255-byte limit.
+func TestDebugFileFlowName(t *testing.T) {
+	t.Parallel()
+	d := &debugOutput{}
+	if got := d.fileFlowName(exec.FlowResult{Name: "login/happy path", File: "f.yaml"}); got != "login_happy path" {
+		t.Errorf("got %q", got)
+	}
+	long := strings.Repeat("é", 150) // 300 bytes
+	got := d.fileFlowName(exec.FlowResult{Name: long})
+	if len(got) > maxDebugName || !utf8.ValidString(got) || !strings.HasPrefix(long, got) {
+		t.Errorf("a long name became %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+	}
+	longest := "screenshot-shard-999-❌-1234567890123-(" + got + ").png"
+	if len(longest) > 255 {
+		t.Errorf("the longest file name is %d bytes", len(longest))
+	}
+	single := &debugOutput{single: true}
+	if got := single.fileFlowName(exec.FlowResult{Name: "Login", File: "flows/login.yaml"}); got != "login.yaml" {
+		t.Errorf("single-flow mode: got %q, want the file name", got)
+	}
+}
+
+// TestDebugOutputFolderChecks: --debug-output naming a file is refused
+// before any flow runs; it may share its folder with --artifacts.
+func TestDebugOutputFolderChecks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runFlow(t, "", "test", "--device", "sim", "testdata/shards/fails.yaml", "--debug-output", file)
+	if r.code != 2 || !strings.Contains(r.stderr, "--debug-output "+file+" is a file, not a folder") || strings.Contains(r.stdout, "[1/") {
+		t.Fatalf("want exit 2 before the run:\n%s", r)
+	}
+	shared := filepath.Join(dir, "shared")
+	r = runFlow(t, "", "test", "--device", "sim", "testdata/shards/fails.yaml", "--debug-output", shared,
+		"--flatten-debug-output", "--artifacts", shared)
+	if r.code != 1 {
+		t.Fatalf("want exit 1:\n%s", r)
+	}
+	if tree := debugTree(t, shared); len(tree) != 5 { // 2 artifacts, log, commands, screenshot
+		t.Errorf("shared folder holds %v", tree)
 	}
 }

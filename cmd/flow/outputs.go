@@ -78,7 +78,9 @@ func checkOutputs(o testOptions, plan *maestro.ExecutionPlan) error {
 		}
 		for _, prev := range outs[:i] {
 			switch {
-			case samePath(out.path, prev.path) && !isCharDevice(out.path):
+			case samePath(out.path, prev.path) && !isCharDevice(out.path) && !(out.dir && prev.dir):
+				// Two folders may be one: --artifacts and --debug-output
+				// write files of different names.
 				return outputError(out, "%s and %s both name %s", prev.flag, out.flag, out.path).
 					WithHint("give each output its own file: each would overwrite the other")
 			case !prev.dir && isUnder(out.path, prev.path):
