@@ -172,10 +172,11 @@ func writeCase(b *bytes.Buffer, f exec.FlowResult, attachments []string) {
 }
 
 // systemOut is a <system-out> holding one [[ATTACHMENT|path]] line per
-// file: the convention of Jenkins' JUnit Attachments plugin
-// (GetTestDataMethodObject reads [[ATTACHMENT|...]] lines from a case's
-// stdout) and of GitLab's unit test reports, which show the screenshot of
-// a failed case from it. Empty when there is nothing to attach.
+// file: the convention of Jenkins' JUnit Attachments plugin (its
+// hudson.plugins.junitattachments.TestCaseAttachmentTestAction matches
+// \[\[ATTACHMENT\|.+]] in a case's output) and of GitLab's unit test
+// reports (docs.gitlab.com/ci/testing/unit_test_reports), which show a
+// failed case's screenshot from it. Empty when there is nothing to attach.
 func systemOut(files []string) string {
 	if len(files) == 0 {
 		return ""
