@@ -80,6 +80,7 @@ func TestDebugOutputLayout(t *testing.T) {
 		{"single_with_noop_report", []string{fail, "--format", "noop"}, 1},
 		{"single_with_report_is_suite", []string{fail, "--output", "REPORT"}, 1},
 		{"sharded", []string{pass, fail, "--shard-split", "2"}, 1},
+		{"single_file_on_every_shard_is_suite", []string{fail, "--shard-all", "2"}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
