@@ -46,8 +46,13 @@ type outputPath struct {
 // an hour of testing, is refused while nothing has happened yet.
 func checkOutputs(o testOptions, plan *maestro.ExecutionPlan) error {
 	var outs []outputPath
-	for _, p := range []outputPath{{"--output", o.output, false}, {"--events", o.events, false},
-		{"--record", o.record, false}, {"--artifacts", o.artifacts, true}} {
+	all := make([]outputPath, 0, len(o.reports)+4)
+	for _, r := range o.reports {
+		all = append(all, outputPath{"--output", r.path, false})
+	}
+	all = append(all, outputPath{"--events", o.events, false}, outputPath{"--record", o.record, false},
+		outputPath{"--artifacts", o.artifacts, true}, outputPath{"--debug-output", o.debugOutput, true})
+	for _, p := range all {
 		if p.path != "" {
 			outs = append(outs, p)
 		}
@@ -73,7 +78,9 @@ func checkOutputs(o testOptions, plan *maestro.ExecutionPlan) error {
 		}
 		for _, prev := range outs[:i] {
 			switch {
-			case samePath(out.path, prev.path) && !isCharDevice(out.path):
+			case samePath(out.path, prev.path) && !isCharDevice(out.path) && !(out.dir && prev.dir):
+				// Two folders may be one: --artifacts and --debug-output
+				// write files of different names.
 				return outputError(out, "%s and %s both name %s", prev.flag, out.flag, out.path).
 					WithHint("give each output its own file: each would overwrite the other")
 			case !prev.dir && isUnder(out.path, prev.path):
@@ -121,6 +128,8 @@ func outputHint(out outputPath) string {
 		return "write the event log to a file of its own, e.g. --events events.jsonl"
 	case "--record":
 		return "record to a new .ad file, e.g. --record recorded.ad"
+	case "--debug-output":
+		return "name a folder of its own for --debug-output, e.g. --debug-output debug/"
 	}
 	return "write the report to a file of its own, e.g. --output report.xml"
 }

@@ -39,8 +39,10 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "include-tags", Usage: "run only flows with one of these tags (comma-separated)"},
 			&cli.StringFlag{Name: "exclude-tags", Usage: "skip flows with one of these tags (comma-separated)"},
 			&cli.StringFlag{Name: "config", Usage: "workspace config file (default: config.yaml in the first folder given)"},
-			&cli.StringFlag{Name: "format", Usage: "report format: junit, json or html (default: from the --output extension)"},
-			&cli.StringFlag{Name: "output", Usage: "report file (default report.xml, report.json or report.html); .xml, .json or .html alone picks the format"},
+			&cli.StringFlag{Name: "format", Usage: "report format: junit, json, html or noop (none), as in Maestro the format of the one report (default: from the --output extension)"},
+			&cli.GenericFlag{Name: "output", Value: &repeatedFlag{}, Usage: "report file (default report.xml, report.json or report.html); repeatable: each file's extension, .xml, .json or .html, picks its format"},
+			&cli.StringFlag{Name: "debug-output", Usage: "write Maestro's debug output here: maestro.log, commands-(FLOW).json per flow, failure screenshots (in .maestro/tests/<date>_<time>/ unless --flatten-debug-output)"},
+			&cli.BoolFlag{Name: "flatten-debug-output", Usage: "write the --debug-output files straight into its folder, without the .maestro/tests/<date>_<time> subfolder"},
 			&cli.StringFlag{Name: "test-suite-name", Value: "Test Suite", Usage: "JUnit testsuite name"},
 			&cli.StringFlag{Name: "artifacts", Usage: "folder for the screenshot and hierarchy of every failure"},
 			&cli.StringFlag{Name: "events", Usage: "write every device action as JSON lines to this file"},
@@ -54,17 +56,21 @@ func testCommand(env Env) *cli.Command {
 
 // testOptions are flow test's flags, read once.
 type testOptions struct {
-	paths     []string
-	device    string
-	apps      []string
-	env       []exec.Var
-	plan      maestro.PlanOptions
-	format    string
-	output    string
+	paths  []string
+	device string
+	apps   []string
+	env    []exec.Var
+	plan   maestro.PlanOptions
+	// reports are the --output reports (readReportOutputs).
+	reports   []reportOutput
 	suiteName string
-	artifacts string
-	events    string
-	record    string
+	// debugOutput and flattenDebug are --debug-output and
+	// --flatten-debug-output.
+	debugOutput  string
+	flattenDebug bool
+	artifacts    string
+	events       string
+	record       string
 	// webdriverURL and capabilities select the web device's endpoint.
 	webdriverURL string
 	capabilities string
@@ -101,7 +107,7 @@ func (o testOptions) shardFlag() string {
 
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
-		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
+		suiteName: c.String("test-suite-name"), debugOutput: c.String("debug-output"), flattenDebug: c.Bool("flatten-debug-output"),
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
 		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: flowapi.GraalFromEnv(env),
 		androidHelper: c.String("android-helper"), iosRunnerURL: c.String("ios-runner-url"), sys: env}
@@ -133,20 +139,13 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "nothing to run").
 			WithHint("give flow files or folders: flow test --device sim flows/demo")
 	}
-	switch o.format {
-	case "", "junit", "json", "html":
-	default:
-		return o, canonical.Errorf(canonical.CodeInvalidArgs, "unknown report format %q", o.format).
-			WithHint("use --format junit, --format json or --format html")
+	var outputs []string
+	if r, ok := c.Generic("output").(*repeatedFlag); ok {
+		outputs = r.values
 	}
-	switch {
-	case o.format != "" && o.output == "":
-		o.output = map[string]string{"junit": "report.xml", "json": "report.json", "html": "report.html"}[o.format]
-	case o.format == "" && o.output != "":
-		var err error
-		if o.format, err = reportFormatOf(o.output); err != nil {
-			return o, err
-		}
+	var err error
+	if o.reports, err = readReportOutputs(strings.ToLower(c.String("format")), outputs); err != nil {
+		return o, err
 	}
 	for _, kv := range c.StringSlice("env") {
 		k, v, ok := strings.Cut(kv, "=")
@@ -225,11 +224,25 @@ func runTest(c *cli.Context, env Env) error {
 		return canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run on several shards").
 			WithHint("drop --shard-split/--shard-all, or remove executionOrder from the workspace config")
 	}
-	reportFile, err := createReport(o)
+	reportFiles, err := createReports(o.reports)
 	if err != nil {
 		return err
 	}
-	defer reportFile.Abort() // on early returns; after the commit it does nothing
+	defer abortReports(reportFiles) // on early returns; after the commit it does nothing
+	if o.flattenDebug && o.debugOutput == "" {
+		fmt.Fprintln(env.Stdout, "warning: --flatten-debug-output does nothing without --debug-output DIR: flow writes no debug output unless asked")
+	}
+	// The reports and the debug output show a failed flow's screenshot:
+	// without --artifacts the run still takes it, into a folder of its own
+	// that is removed when the run ends.
+	artifacts, tempArtifacts := o.artifacts, false
+	if artifacts == "" && (o.debugOutput != "" || needsScreenshots(o.reports)) {
+		if artifacts, err = os.MkdirTemp("", "flow-artifacts-"); err != nil {
+			return canonical.Coded(err).WithHint("check the free space of the temporary folder ($TMPDIR)")
+		}
+		tempArtifacts = true
+		defer os.RemoveAll(artifacts)
+	}
 	work := flowapi.ShardWork(plan, o.shards, o.shardAll)
 	if len(work) == 1 && flowapi.IsSimDevice(o.device) {
 		// The run reads the saved device when it starts and writes it when
@@ -262,13 +275,24 @@ func runTest(c *cli.Context, env Env) error {
 	prog.quietSteps = len(work) > 1
 	wallStart := time.Now()
 	var obs exec.Observer = prog
+	var debug *debugOutput
+	if o.debugOutput != "" {
+		dir := debugFolder(o.debugOutput, o.flattenDebug, wallStart)
+		if debug, err = newDebugOutput(prog, dir, o.singleFlowMode(), artifacts, tempArtifacts, flowVersion()); err != nil {
+			return err
+		}
+		defer debug.close()
+		obs = debug
+	} else if tempArtifacts {
+		obs = hiddenArtifacts{prog}
+	}
 	var rec *stepRecorder
 	if o.record != "" {
-		rec = newStepRecorder(prog, o.record, o.device, o.env, o.state.WriteOptions())
+		rec = newStepRecorder(obs, o.record, o.device, o.env, o.state.WriteOptions())
 		obs = rec
 	}
 	result, err := flowapi.RunPlan(c.Context, plan, work, flowapi.RunOptions{Target: o.target(), Vars: o.env,
-		Observer: obs, Events: events, Artifacts: o.artifacts, State: o.state})
+		Observer: obs, Events: events, Artifacts: artifacts, State: o.state})
 	o.state.Release() // the state is saved: waiting commands may go on
 	var failedOpen *flowapi.NotOpened
 	if err != nil && !errors.As(err, &failedOpen) {
@@ -292,7 +316,18 @@ func runTest(c *cli.Context, env Env) error {
 	if rec != nil && rec.err == nil {
 		rec.summary(env.Stdout)
 	}
-	if err := writeReport(o, reportFile, result, o.artifacts != ""); err != nil {
+	if debug != nil {
+		if err := debug.close(); err != nil {
+			if outputErr == nil {
+				outputErr = canonical.Coded(err)
+			} else {
+				renderWithSnippet(env.Stderr, nil, canonical.Coded(err), "error: ")
+			}
+		}
+	}
+	in := reportInputs{suiteName: o.suiteName, artifacts: artifacts, temporary: tempArtifacts}
+	in.attachments = attachments(o, artifacts, debug, &outputErr)
+	if err := writeReports(reportFiles, result, in); err != nil {
 		return err
 	}
 	tally := result.Tally()
@@ -304,16 +339,21 @@ func runTest(c *cli.Context, env Env) error {
 		fmt.Fprintf(env.Stdout, ", %d skipped", tally.Skipped)
 	}
 	fmt.Fprintf(env.Stdout, " in %s (device time; %s wall)\n", duration(result.DurationMs), time.Since(wallStart).Round(time.Millisecond))
-	if o.format != "" {
-		fmt.Fprintf(env.Stdout, "report: %s\n", oneLine(o.output))
+	for _, r := range o.reports {
+		fmt.Fprintf(env.Stdout, "report: %s\n", oneLine(r.path))
+	}
+	if debug != nil {
+		fmt.Fprintf(env.Stdout, "debug output: %s\n", oneLine(debug.dir))
 	}
 	if c.Context.Err() != nil {
 		if outputErr != nil {
 			renderWithSnippet(env.Stderr, nil, outputErr, "error: ")
 		}
 		hint := "the flow that was running is reported as interrupted, the flows not started as skipped"
-		if o.format != "" {
+		if len(o.reports) == 1 {
 			hint += "; the report was written"
+		} else if len(o.reports) > 1 {
+			hint += "; the reports were written"
 		}
 		return canonical.NewError(canonical.CodeInterrupted, "interrupted").WithHint(hint).Wrap(c.Context.Err())
 	}

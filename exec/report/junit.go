@@ -19,6 +19,10 @@ const DefaultSuiteName = "Test Suite"
 type JUnitOptions struct {
 	// SuiteName names every <testsuite>; empty means [DefaultSuiteName].
 	SuiteName string
+	// Attachments lists the files attached to a flow's <testcase> (its
+	// failure screenshot), as the paths CI tools should open; nil attaches
+	// nothing.
+	Attachments func(f exec.FlowResult) []string
 }
 
 // JUnit writes run as the JUnit XML Maestro writes (maestro-reference §4.5):
@@ -53,8 +57,12 @@ type JUnitOptions struct {
 // stopped) are another: status "ERROR" with an <error
 // message="interrupted"> child holding the error as for a failure, counted
 // in the suite's errors="N"; flows the interruption kept from starting are
-// skipped, with <skipped message="..."> saying so. Without skipped or
-// interrupted flows the output has exactly Maestro's shape.
+// skipped, with <skipped message="..."> saying so. A flow with
+// attachments ([JUnitOptions.Attachments]: its failure screenshot) gains a
+// <system-out> of [[ATTACHMENT|path]] lines, which Jenkins and GitLab show
+// beside the case (Maestro has no <system-out>; users ask for screenshots
+// in JUnit, Maestro issue #1486). Without skipped or interrupted flows or
+// attachments the output has exactly Maestro's shape.
 func JUnit(w io.Writer, run exec.RunResult, opts JUnitOptions) error {
 	if err := checkStatuses(run); err != nil {
 		return err
@@ -66,7 +74,7 @@ func JUnit(w io.Writer, run exec.RunResult, opts JUnitOptions) error {
 	var b bytes.Buffer
 	b.WriteString("<?xml version='1.0' encoding='UTF-8'?>\n<testsuites>\n")
 	for _, shard := range byShard(run.Flows) {
-		writeSuite(&b, name, deviceName(run.Device), shard)
+		writeSuite(&b, name, deviceName(run.Device), shard, opts.Attachments)
 	}
 	b.WriteString("</testsuites>\n")
 	_, err := w.Write(b.Bytes())
@@ -97,7 +105,7 @@ func byShard(flows []exec.FlowResult) []shardFlows {
 	return groups
 }
 
-func writeSuite(b *bytes.Buffer, name, device string, s shardFlows) {
+func writeSuite(b *bytes.Buffer, name, device string, s shardFlows, attachments func(exec.FlowResult) []string) {
 	var failures, errs, skipped int
 	var seconds int64
 	for _, f := range s.flows {
@@ -129,29 +137,60 @@ func writeSuite(b *bytes.Buffer, name, device string, s shardFlows) {
 	}
 	b.WriteString(">\n")
 	for _, f := range s.flows {
-		writeCase(b, f)
+		var files []string
+		if attachments != nil {
+			files = attachments(f)
+		}
+		writeCase(b, f, files)
 	}
 	b.WriteString("  </testsuite>\n")
 }
 
-func writeCase(b *bytes.Buffer, f exec.FlowResult) {
+func writeCase(b *bytes.Buffer, f exec.FlowResult, attachments []string) {
 	n := attr(f.Name)
 	fmt.Fprintf(b, `    <testcase id="%s" name="%s" classname="%s" time="%d" status="%s"`,
 		n, n, n, wholeSeconds(f.DurationMs), junitStatus(f.Status))
+	var inner string
 	switch f.Status {
 	case exec.StatusFailed:
-		b.WriteString(">\n      <failure>" + text(failureText(f)) + "</failure>\n    </testcase>\n")
+		inner = "      <failure>" + text(failureText(f)) + "</failure>\n"
 	case exec.StatusInterrupted:
-		b.WriteString(">\n      <error message=\"interrupted\">" + text(failureText(f)) + "</error>\n    </testcase>\n")
+		inner = "      <error message=\"interrupted\">" + text(failureText(f)) + "</error>\n"
 	case exec.StatusSkipped:
 		if f.Error != nil {
-			b.WriteString(">\n      <skipped message=\"" + attr(f.Error.Message) + "\"/>\n    </testcase>\n")
+			inner = "      <skipped message=\"" + attr(f.Error.Message) + "\"/>\n"
 		} else {
-			b.WriteString(">\n      <skipped/>\n    </testcase>\n")
+			inner = "      <skipped/>\n"
 		}
-	default:
-		b.WriteString("/>\n")
 	}
+	inner += systemOut(attachments)
+	if inner == "" {
+		b.WriteString("/>\n")
+		return
+	}
+	b.WriteString(">\n" + inner + "    </testcase>\n")
+}
+
+// systemOut is a <system-out> holding one [[ATTACHMENT|path]] line per
+// file: the convention of Jenkins' JUnit Attachments plugin (its
+// hudson.plugins.junitattachments.TestCaseAttachmentTestAction matches
+// \[\[ATTACHMENT\|.+]] in a case's output) and of GitLab's unit test
+// reports (docs.gitlab.com/ci/testing/unit_test_reports), which show a
+// failed case's screenshot from it. Empty when there is nothing to attach.
+func systemOut(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("      <system-out>")
+	for i, f := range files {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("[[ATTACHMENT|" + text(f) + "]]")
+	}
+	b.WriteString("</system-out>\n")
+	return b.String()
 }
 
 // junitStatus is Maestro's FlowStatus name for a flow, plus SKIPPED.

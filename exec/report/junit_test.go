@@ -319,3 +319,42 @@ func TestJUnitXSDRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestJUnitAttachments: a flow with attachments carries them as
+// [[ATTACHMENT|path]] lines in its <system-out>, after its failure, in the
+// order given, with markup in a path escaped; flows without keep Maestro's
+// shape. The document stays valid against testdata/junit.xsd.
+func TestJUnitAttachments(t *testing.T) {
+	t.Parallel()
+	run := exec.RunResult{Flows: []exec.FlowResult{
+		{Name: "ok", Status: exec.StatusPassed},
+		{Name: "bad", Status: exec.StatusFailed, Error: canonical.NewError(canonical.CodeAssertionFailed, "no")},
+	}}
+	attach := func(f exec.FlowResult) []string {
+		if f.Status != exec.StatusFailed {
+			return nil
+		}
+		return []string{"/tmp/a&b/bad-failure.png", "/tmp/x.json"}
+	}
+	out := junit(t, run, report.JUnitOptions{Attachments: attach})
+	want := `    <testcase id="bad" name="bad" classname="bad" time="0" status="ERROR">
+      <failure>ASSERTION_FAILED: no</failure>
+      <system-out>[[ATTACHMENT|/tmp/a&amp;b/bad-failure.png]]
+[[ATTACHMENT|/tmp/x.json]]</system-out>
+    </testcase>
+`
+	if !strings.Contains(out, want) {
+		t.Errorf("want\n%s\nin\n%s", want, out)
+	}
+	if !strings.Contains(out, `<testcase id="ok" name="ok" classname="ok" time="0" status="SUCCESS"/>`) {
+		t.Errorf("a flow without attachments changed shape:\n%s", out)
+	}
+	if problems := validateJUnit([]byte(out)); len(problems) > 0 {
+		t.Errorf("invalid JUnit:\n%s", strings.Join(problems, "\n"))
+	}
+	if lint, err := osexec.LookPath("xmllint"); err == nil {
+		if msg, err := validateXSD(t, lint, out); err != nil {
+			t.Errorf("xmllint: %v\n%s", err, msg)
+		}
+	}
+}
