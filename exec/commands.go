@@ -121,16 +121,7 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 	case *canonical.TakeScreenshot:
 		return r.screenshot(ctx, t.Path)
 	case *canonical.StartRecording:
-		p, err := r.str(ctx, t.Path)
-		if err != nil {
-			return err
-		}
-		if rec, ok := r.dev.(Recorder); ok && !r.recording {
-			r.recording = true
-			r.event("startRecording", map[string]any{"path": p + ".mp4"})
-			return deviceErr(rec.StartRecording(ctx, p+".mp4"), "start recording")
-		}
-		return nil
+		return r.startRecording(ctx, t)
 	case *canonical.SetLocation:
 		return r.setLocation(ctx, t)
 	case *canonical.Travel:
@@ -407,12 +398,7 @@ func (r *run) simple(ctx context.Context, t *canonical.Simple) error {
 		}
 		return nil
 	case "stopRecording":
-		if rec, ok := r.dev.(Recorder); ok && r.recording {
-			r.recording = false
-			r.event("stopRecording", nil)
-			return deviceErr(rec.StopRecording(ctx), "stop recording")
-		}
-		return nil
+		return r.stopRecording(ctx)
 	case "toggleAirplaneMode":
 		if r.info.Platform == "ios" {
 			r.warnIOSAirplane(t.Pos)

@@ -163,10 +163,21 @@ type KeychainClearer interface {
 	ClearKeychain(ctx context.Context) error
 }
 
-// Recorder records the screen.
+// Recorder records the screen as a video the device writes to path
+// itself (adb pull of screenrecord's MP4, simctl io recordVideo, Appium's
+// stop_recording_screen).
 type Recorder interface {
 	StartRecording(ctx context.Context, path string) error
 	StopRecording(ctx context.Context) error
+}
+
+// AnimationRecorder records the screen as an animated image (see
+// Animation) that the runtime writes through Config.Files as
+// <path>.gif, for devices with no video encoder of their own: sim and the
+// browser. StopAnimation returns the encoded file.
+type AnimationRecorder interface {
+	StartAnimation(ctx context.Context) error
+	StopAnimation(ctx context.Context) ([]byte, error)
 }
 
 // Closer releases a device at the end of a run; it must leave no pointer

@@ -131,7 +131,8 @@ type run struct {
 	iteration       int
 	iterations      *Iterations
 	failedArtifacts []string
-	recording       bool
+	// recording is the screen recording open now (recording.go).
+	recording *recording
 	// subflowRuns counts the runs of each runFlow and retry command
 	// (subflow.go).
 	subflowRuns map[canonical.Command]int
@@ -199,7 +200,23 @@ func (r *run) flowBody(ctx context.Context) error {
 		return err
 	}
 	r.appID = appID
-	return r.withHooks(ctx, r.top, 0, func() error { return r.commands(ctx, r.top.Commands, 0) })
+	err = r.withHooks(ctx, r.top, 0, func() error {
+		return both(r.commands(ctx, r.top.Commands, 0), r.closeRecording(ctx))
+	})
+	// A recording started in onFlowComplete is closed too, which Maestro
+	// leaves open: its file would never be written.
+	return both(err, r.closeRecording(ctx))
+}
+
+// both is errors.Join that leaves a single error as it is.
+func both(a, b error) error {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return errors.Join(a, b)
 }
 
 // withHooks runs a flow file's onFlowStart, body and onFlowComplete.

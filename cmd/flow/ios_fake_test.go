@@ -605,3 +605,26 @@ func TestIOSStartupTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestIOSRunnerURLCannotRecord: through --ios-runner-url alone there is no
+// simctl to record with: startRecording is UNSUPPORTED_OPERATION (exit 3)
+// with a hint, and with optional: true a warning on a passing flow.
+func TestIOSRunnerURLCannotRecord(t *testing.T) {
+	_, url := fakeRunner(t, runner.Options{Simulator: true})
+	dir := t.TempDir()
+	flow := filepath.Join(dir, "rec.yaml")
+	os.WriteFile(flow, []byte("appId: com.example.shop\n---\n- launchApp\n- startRecording: "+filepath.Join(dir, "clip")+"\n- stopRecording\n"), 0o644)
+	r := runFlow(t, "", "test", flow, "--ios-runner-url", url)
+	out := r.stdout + r.stderr
+	if r.code != 3 || !strings.Contains(out, "UNSUPPORTED_OPERATION") || !strings.Contains(out, "startRecording") || !strings.Contains(out, "hint:") {
+		t.Fatalf("want exit 3 with UNSUPPORTED_OPERATION naming startRecording and a hint:\n%s", r)
+	}
+	os.WriteFile(flow, []byte("appId: com.example.shop\n---\n- launchApp\n- startRecording:\n    path: "+filepath.Join(dir, "clip")+"\n    optional: true\n- stopRecording\n"), 0o644)
+	r = runFlow(t, "", "test", flow, "--ios-runner-url", url)
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "UNSUPPORTED_OPERATION") {
+		t.Fatalf("want a pass with the refusal as a warning:\n%s", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "clip.mp4")); err == nil {
+		t.Error("a recording was written")
+	}
+}

@@ -21,8 +21,10 @@ package main
 // minus the time since the last mutating command ended.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/gif"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -525,7 +527,8 @@ func TestSemanticsDeviceCommands(t *testing.T) {
 		},
 		check: func(t *testing.T, r semResult) {
 			want := filepath.ToSlash(filepath.Join(r.dir, "out", "shots", "cmd_device.png"))
-			rec := filepath.ToSlash(filepath.Join(r.dir, "out", "recording.mp4"))
+			// sim records an animated GIF (exec.AnimationExt), not Maestro's .mp4.
+			rec := filepath.ToSlash(filepath.Join(r.dir, "out", "recording.gif"))
 			// Every device action is in the log (contracts §8), setLocation
 			// too: one for the command, then travel's start and its 50 steps.
 			var others []string
@@ -550,6 +553,55 @@ func TestSemanticsDeviceCommands(t *testing.T) {
 			png, err := os.ReadFile(want)
 			if err != nil || !strings.HasPrefix(string(png), "\x89PNG\r\n\x1a\n") {
 				t.Errorf("takeScreenshot wrote no PNG at %s: %v", want, err)
+			}
+			if frames := gifFrames(t, rec); len(frames.Image) != 1 {
+				t.Errorf("the recording of an unchanged screen has %d frames, want 1", len(frames.Image))
+			}
+		},
+	}})
+}
+
+// gifFrames decodes the animated GIF at path.
+func gifFrames(t *testing.T, path string) *gif.GIF {
+	t.Helper()
+	data, err := os.ReadFile(filepath.FromSlash(path))
+	if err != nil {
+		t.Fatalf("no recording: %v", err)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the recording %s does not decode as a GIF: %v", path, err)
+	}
+	return g
+}
+
+// TestSemanticsRecording: startRecording on sim writes <path>.gif, relative
+// to the working folder as Maestro's <path>.mp4 (Orchestra
+// .startRecordingCommand), with a frame per screen change, lasting at least
+// Maestro's 3 s (Maestro.startScreenRecording); a recording left open is
+// written when the main commands end (Orchestra.runFlow).
+func TestSemanticsRecording(t *testing.T) {
+	t.Parallel()
+	runSemCases(t, []semCase{{
+		name: "sim_writes_gif",
+		flow: "cmd_recording.yaml",
+		args: []string{"-e", "OUT={dir}/out"},
+		check: func(t *testing.T, r semResult) {
+			clip := gifFrames(t, filepath.Join(r.dir, "out", "clip.gif"))
+			// main, second, main again.
+			if len(clip.Image) != 3 {
+				t.Errorf("clip.gif has %d frames, want 3 (main, second, main)", len(clip.Image))
+			}
+			total := 0
+			for _, d := range clip.Delay {
+				total += d
+			}
+			if total < 300 {
+				t.Errorf("clip.gif lasts %d/100 s, want at least Maestro's 3 s", total)
+			}
+			open := gifFrames(t, filepath.Join(r.dir, "out", "open.gif"))
+			if len(open.Image) != 2 {
+				t.Errorf("open.gif (closed by the end of the flow) has %d frames, want 2 (before and after the toggle)", len(open.Image))
 			}
 		},
 	}})

@@ -569,13 +569,21 @@ func (d *Device) SetAirplaneMode(ctx context.Context, on bool) error {
 // recordingRemote is where screenrecord writes on the device.
 const recordingRemote = "/sdcard/flow-recording.mp4"
 
-// StartRecording starts screenrecord (at most 180 s, its own limit).
+// StartRecording starts screenrecord with Maestro's arguments
+// (AndroidDriver.startScreenRecording): 100 kbit/s, and no time limit from
+// Android 14 (API 34), where --time-limit 0 means none; older versions stop
+// at their own 180 s.
 func (d *Device) StartRecording(ctx context.Context, path string) error {
 	if d.recording != nil {
 		return canonical.NewError(canonical.CodeCommandFailed, "a screen recording is already running").With("serial", d.serial).
 			WithHint("stop it with stopRecording first")
 	}
-	s, err := d.t.StartShell(ctx, d.serial, "screenrecord", "--time-limit", "180", recordingRemote)
+	argv := []string{"screenrecord"}
+	if d.sdk >= 34 {
+		argv = append(argv, "--time-limit", "0")
+	}
+	argv = append(argv, "--bit-rate", "100000", recordingRemote)
+	s, err := d.t.StartShell(ctx, d.serial, argv...)
 	if err != nil {
 		return err
 	}

@@ -135,12 +135,12 @@ func (c *canvas) centred(s string, r, clip image.Rectangle, col ink) {
 	c.text(s, r.Min.X+(r.Dx()-w)/2, r, clip, col)
 }
 
-// png encodes the canvas as a paletted PNG; the same pixels always give
+// encodePNG encodes a drawn screen as a paletted PNG; the same pixels always give
 // the same bytes.
-func (c *canvas) png() ([]byte, error) {
+func encodePNG(img *image.Paletted) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, c.img); err != nil {
+	if err := enc.Encode(&buf, img); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -42,7 +42,7 @@ const (
 const longPressTimeoutMs = 500
 
 // Device is the simulated touchscreen. It implements exec.Device, Closer,
-// Locator, AirplaneMode, KeychainClearer, MediaAdder and Recorder. It is
+// Locator, AirplaneMode, KeychainClearer, MediaAdder and AnimationRecorder. It is
 // safe for concurrent use, though the runtime uses it from one goroutine.
 type Device struct {
 	mu     sync.Mutex
@@ -54,6 +54,8 @@ type Device struct {
 	events exec.EventLog
 	closed bool
 	extras extras
+	// rec is the recording between StartAnimation and StopAnimation.
+	rec *exec.Animation
 }
 
 // New builds a device with opts.Apps and the demo app installed and no app
@@ -118,7 +120,7 @@ func (d *Device) platform() string {
 }
 
 // begin locks the device for one call and refuses calls after Close or on
-// a finished context. The caller must call d.mu.Unlock.
+// a finished context. The caller must call d.end.
 func (d *Device) begin(ctx context.Context) error {
 	d.mu.Lock()
 	if d.closed {
@@ -129,6 +131,17 @@ func (d *Device) begin(ctx context.Context) error {
 		return interrupted(err)
 	}
 	return nil
+}
+
+// end finishes a call begun with begin. While a recording runs it draws
+// the screen the call left, so the recording has a frame for every change
+// (Animation keeps only frames that differ), including elements that
+// appeared as the clock moved during a read.
+func (d *Device) end() {
+	if d.rec != nil && !d.closed {
+		d.rec.Add(d.render(), d.clock.Now())
+	}
+	d.mu.Unlock()
 }
 
 // spend advances the clock by an action's cost.
@@ -159,7 +172,7 @@ func (d *Device) observe(el *Element, event string, extra map[string]any) {
 
 // Info names the device and its current platform.
 func (d *Device) Info(ctx context.Context) (exec.DeviceInfo, error) {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return exec.DeviceInfo{}, err
 	}
@@ -180,7 +193,7 @@ func (d *Device) appIDs() []string {
 
 // Viewport is the screen's app model viewport at (0,0).
 func (d *Device) Viewport(ctx context.Context) (canonical.Viewport, error) {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return canonical.Viewport{}, err
 	}
@@ -192,7 +205,7 @@ var _ exec.AppViewports = (*Device)(nil)
 // AppViewport is the viewport of an installed app's model, read without
 // launching it (exec.AppViewports).
 func (d *Device) AppViewport(ctx context.Context, appID string) (canonical.Viewport, bool, error) {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return canonical.Viewport{}, false, err
 	}

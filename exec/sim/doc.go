@@ -57,6 +57,14 @@
 // discarding the snapshot: the next device is a fresh New one. A snapshot
 // from another version, or a damaged one, is INVALID_ARGS with that hint.
 //
+// # Recording
+//
+// StartAnimation and StopAnimation record the screen as an animated GIF
+// (exec.Animation): a frame at the start, then one at the end of every
+// call that left the screen different, including reads during which the
+// clock let an element appear, each stamped with the device clock. The
+// runtime writes the file (startRecording writes <path>.gif).
+//
 // sim imports canonical, planner and exec, plus yaml.v3 and
 // golang.org/x/image for the screenshot font; never another adapter. It
 // reads no files, no environment and no wall clock of its own.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
 )
 
 // extras are device settings no app model reacts to. sim remembers them so
@@ -13,13 +14,12 @@ type extras struct {
 	location       *[2]float64
 	airplane       bool
 	media          []string
-	recording      string
 	keychainClears int
 }
 
 // SetLocation mocks the location.
 func (d *Device) SetLocation(ctx context.Context, latitude, longitude float64) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -33,7 +33,7 @@ func (d *Device) SetLocation(ctx context.Context, latitude, longitude float64) e
 
 // AirplaneMode reads the airplane mode sim remembers.
 func (d *Device) AirplaneMode(ctx context.Context) (bool, error) {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return false, err
 	}
@@ -42,7 +42,7 @@ func (d *Device) AirplaneMode(ctx context.Context) (bool, error) {
 
 // SetAirplaneMode remembers airplane mode; no app model reacts to it.
 func (d *Device) SetAirplaneMode(ctx context.Context, on bool) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (d *Device) SetAirplaneMode(ctx context.Context, on bool) error {
 
 // ClearKeychain does nothing visible: app models have no keychain.
 func (d *Device) ClearKeychain(ctx context.Context) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (d *Device) ClearKeychain(ctx context.Context) error {
 
 // AddMedia remembers the file names; sim reads no files.
 func (d *Device) AddMedia(ctx context.Context, files []string) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -70,22 +70,36 @@ func (d *Device) AddMedia(ctx context.Context, files []string) error {
 	return nil
 }
 
-// StartRecording remembers the path; sim writes no video.
-func (d *Device) StartRecording(ctx context.Context, path string) error {
-	defer d.mu.Unlock()
+// StartAnimation starts recording the screen: a frame now, then one after
+// every call that leaves the screen different (see end), each stamped with
+// the device clock, so waits on a virtual clock last their planned time in
+// the animation without costing wall time. Recording again starts over.
+func (d *Device) StartAnimation(ctx context.Context) error {
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
-	d.extras.recording = path
+	d.rec = &exec.Animation{}
 	return nil
 }
 
-// StopRecording ends the pretend recording.
-func (d *Device) StopRecording(ctx context.Context) error {
+// StopAnimation ends the recording and returns it as an animated GIF,
+// which the runtime writes (sim itself writes no files).
+func (d *Device) StopAnimation(ctx context.Context) ([]byte, error) {
+	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.begin(ctx); err != nil {
-		return err
+	if d.closed {
+		return nil, canonical.NewError(canonical.CodeDeviceUnavailable, "the sim device is closed").
+			WithHint("create a new device with sim.New")
 	}
-	d.extras.recording = ""
-	return nil
+	rec := d.rec
+	if rec == nil {
+		return nil, canonical.NewError(canonical.CodeCommandFailed, "no recording is running on the sim device").
+			WithHint("start one with startRecording")
+	}
+	d.rec = nil
+	// The screen as the recording ends, in case no call has drawn it yet.
+	now := d.clock.Now()
+	rec.Add(d.render(), now)
+	return rec.Encode(now)
 }

@@ -14,7 +14,7 @@ import (
 // that leaves the screen is refused before anything moves: the planner
 // already guarantees this, and sim checks again against its own viewport.
 func (d *Device) PerformGesture(ctx context.Context, plan planner.Plan) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}

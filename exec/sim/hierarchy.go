@@ -10,7 +10,7 @@ import (
 // bounds) with the laid-out elements below it, or an empty home screen
 // when no app is in front.
 func (d *Device) Hierarchy(ctx context.Context) (*exec.Node, error) {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // later, far from its cause. Failing here names the cause; a field keeps
 // focus after hideKeyboard, so typing after it works as on Android.
 func (d *Device) InputText(ctx context.Context, text string) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (d *Device) InputText(ctx context.Context, text string) error {
 // field. With no field focused the key presses go nowhere, as on a device:
 // erasing is often defensive, so this is not an error.
 func (d *Device) EraseText(ctx context.Context, count int) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (d *Device) erase(count int) {
 // Home leaves the app for the home screen; every other key does nothing
 // on sim, as most keys do on iOS.
 func (d *Device) PressKey(ctx context.Context, key exec.Key) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
 
 // HideKeyboard puts the keyboard down; the field keeps focus.
 func (d *Device) HideKeyboard(ctx context.Context) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (d *Device) HideKeyboard(ctx context.Context) error {
 // has no back button: there, as Maestro's iOS driver and flow's iOS
 // runner, it does nothing (taking a key press's time still).
 func (d *Device) Back(ctx context.Context) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}

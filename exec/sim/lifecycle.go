@@ -14,7 +14,7 @@ import (
 // running starts it at its start screen, otherwise it resumes where it
 // was. Permissions and arguments are accepted and have no effect.
 func (d *Device) LaunchApp(ctx context.Context, opts exec.LaunchOptions) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (d *Device) installedHint(appID string) string {
 // launch starts at the start screen. An app that is not installed or not
 // running is no error, as am force-stop and simctl terminate ignore it.
 func (d *Device) StopApp(ctx context.Context, appID string, kill bool) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (d *Device) StopApp(ctx context.Context, appID string, kill bool) error {
 // Maestro reinstalls the app from its own bundle, which an app that is not
 // there has not, so the step fails (as flow's iOS device fails it).
 func (d *Device) ClearState(ctx context.Context, appID string) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (d *Device) ClearState(ctx context.Context, appID string) error {
 // front first, then in install order), pushing its screen on the app's
 // back stack or starting the app on it. sim has no browser.
 func (d *Device) OpenLink(ctx context.Context, link string, browser bool) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}

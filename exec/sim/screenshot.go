@@ -17,10 +17,19 @@ import (
 // scaled down by an integer factor (see maxShotSide). The same state always
 // gives the same bytes, which settle and retry checks rely on.
 func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return nil, err
 	}
+	data, err := encodePNG(d.render())
+	if err != nil {
+		return nil, canonical.Errorf(canonical.CodeInternal, "cannot encode the screenshot: %v", err).Wrap(err)
+	}
+	return data, nil
+}
+
+// render draws the screen; the caller holds the lock.
+func (d *Device) render() *image.Paletted {
 	vp := d.screenApp().model.Viewport
 	c := newCanvas(vp.Width, vp.Height)
 	if d.front == nil {
@@ -28,11 +37,7 @@ func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 	} else {
 		d.drawApp(c, d.front)
 	}
-	data, err := c.png()
-	if err != nil {
-		return nil, canonical.Errorf(canonical.CodeInternal, "cannot encode the screenshot: %v", err).Wrap(err)
-	}
-	return data, nil
+	return c.img
 }
 
 func (d *Device) drawHome(c *canvas) {

@@ -12,7 +12,7 @@ import (
 // to the deepest element under p; a disabled element takes the tap, as a
 // disabled Android view consumes it, and does nothing.
 func (d *Device) Tap(ctx context.Context, p canonical.Point) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}
@@ -30,7 +30,7 @@ func (d *Device) Tap(ctx context.Context, p canonical.Point) error {
 // is a tap, as on both platforms; a longer one goes to the deepest element
 // with onLongPress, else the deepest element under p.
 func (d *Device) LongPress(ctx context.Context, p canonical.Point, hold time.Duration) error {
-	defer d.mu.Unlock()
+	defer d.end()
 	if err := d.begin(ctx); err != nil {
 		return err
 	}

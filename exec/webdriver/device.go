@@ -99,14 +99,17 @@ type Device struct {
 	lastGesture GestureTiming
 	// keep is the last settled read while it may stand in for a new one
 	// (see ReadSettled).
-	keep   *keptRead
+	keep *keptRead
+	// rec is the screen recording running, if any (recording.go).
+	rec    *recording
 	closed bool
 }
 
 var (
-	_ exec.Device        = (*Device)(nil)
-	_ exec.Closer        = (*Device)(nil)
-	_ exec.SettledReader = (*Device)(nil)
+	_ exec.Device            = (*Device)(nil)
+	_ exec.Closer            = (*Device)(nil)
+	_ exec.SettledReader     = (*Device)(nil)
+	_ exec.AnimationRecorder = (*Device)(nil)
 )
 
 // Open starts or connects to the browser and creates the session; the
@@ -1045,6 +1048,13 @@ func (d *Device) Close(ctx context.Context) error {
 		return nil
 	}
 	d.closed = true
+	if d.rec != nil {
+		// The runtime stops a recording when the flow ends; one still
+		// running here has no file to go to.
+		d.rec.stop()
+		<-d.rec.done
+		d.rec = nil
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	_ = d.client.ReleaseActions(ctx)

@@ -434,10 +434,6 @@ func (p *Phone) screenrecord(ctx context.Context, args []string, stderr io.Write
 	if path == "" {
 		return p.notModelled("screenrecord", args, stderr)
 	}
-	if err := p.dev.StartRecording(ctx, path); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
 	rec := &recording{path: path, stop: make(chan struct{})}
 	p.mu.Lock()
 	p.recording = rec
@@ -454,7 +450,6 @@ func (p *Phone) screenrecord(ctx context.Context, args []string, stderr io.Write
 	// The file's bytes are the fake's own: sim draws no video. The MP4
 	// "ftyp" box marks it as what a pull would fetch.
 	_ = p.files.WriteFile(path, []byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"))
-	_ = p.dev.StopRecording(context.Background())
 	return 0
 }
 
