@@ -40,6 +40,9 @@ type scriptedPhone struct {
 	requests int
 	touches  []json.RawMessage
 	sockets  map[string]net.Listener
+	// lock is the target of /data/local/tmp/flow-helper.lock ("" = no
+	// link); helperPid is what pidof prints ("" = not running).
+	lock, helperPid string
 	// hang: the helper reads requests and never answers them; stalled:
 	// the link is open and silent (pings get no answer, the shell waits
 	// for ever); blockShell: only the shell waits for ever.
@@ -91,7 +94,32 @@ func (p *scriptedPhone) Shell(ctx context.Context, serial string, argv ...string
 		return shellResult{}, canonical.Interrupted(ctx.Err())
 	}
 	ok := func(out string) (shellResult, error) { return shellResult{Stdout: []byte(out)}, nil }
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	switch {
+	// toybox ln -s: symlink(2) fails with EEXIST when the link exists
+	// (toys/posix/ln.c perror_msg "cannot create symbolic link").
+	case len(argv) == 4 && argv[0] == "ln" && argv[1] == "-s" && argv[3] == lockPath:
+		if p.lock != "" {
+			return shellResult{Stderr: []byte("ln: cannot create symbolic link from '" + argv[2] + "' to '" + lockPath + "': File exists\n"), ExitCode: 1}, nil
+		}
+		p.lock = argv[2]
+		return ok("")
+	// toybox readlink: the target, or exit 1 and nothing for no link.
+	case line == "readlink "+lockPath:
+		if p.lock == "" {
+			return shellResult{ExitCode: 1}, nil
+		}
+		return ok(p.lock + "\n")
+	case line == "rm -f "+lockPath:
+		p.lock = ""
+		return ok("")
+	// toybox pidof: the pids, or exit 1 when none.
+	case line == "pidof dev.flow.helper":
+		if p.helperPid == "" {
+			return shellResult{ExitCode: 1}, nil
+		}
+		return ok(p.helperPid + "\n")
 	case line == "getprop ro.build.version.sdk":
 		return ok(p.sdk + "\n")
 	case line == "cmd package list packages --show-versioncode dev.flow.helper":
