@@ -3,7 +3,9 @@ package flow
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -185,8 +187,12 @@ type androidHost interface {
 type androidOpen struct {
 	Serial string
 	Helper string // the helper APK's path
-	Clock  exec.Clock
-	Events exec.EventLog
+	// Command is the run's command line, for the device lock.
+	Command string
+	// ReadyTimeout bounds the helper's start (0: exec/android's 15 s).
+	ReadyTimeout time.Duration
+	Clock        exec.Clock
+	Events       exec.EventLog
 }
 
 // connectAndroid reaches the adb server, starting it when it is not
@@ -213,17 +219,45 @@ func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	if err != nil {
 		return nil, canonical.Coded(err).With("adb", host.Addr())
 	}
+	ready, err := driverStartupTimeout(o.Env)
+	if err != nil {
+		return nil, err
+	}
 	helper, err := androidHelper(ctx, o.Env, o.AndroidHelper, serials[0])
 	if err != nil {
 		return nil, err
 	}
 	return openAll(ctx, len(serials), func(i int) (exec.Device, error) {
-		d, err := host.Open(ctx, androidOpen{Serial: serials[i], Helper: helper, Clock: clocks[i], Events: logs[i]})
+		d, err := host.Open(ctx, androidOpen{Serial: serials[i], Helper: helper, Command: strings.Join(o.Env.Args, " "),
+			ReadyTimeout: ready, Clock: clocks[i], Events: logs[i]})
 		if err != nil {
 			return nil, namingSerial(err, serials[i])
 		}
 		return d, nil
 	})
+}
+
+// startupTimeoutVar is Maestro's variable for its driver's start-up wait,
+// in milliseconds (Maestro's AndroidDriver reads it as a Long of ms; users
+// set it to 120000 or 180000 on slow CI emulators). flow reads it for the
+// helper's ready wait so the same CI settings work.
+const startupTimeoutVar = "MAESTRO_DRIVER_STARTUP_TIMEOUT"
+
+// driverStartupTimeout is MAESTRO_DRIVER_STARTUP_TIMEOUT as a duration, 0
+// when unset. A value that is not a positive whole number of milliseconds
+// is refused rather than ignored: a CI that set it meant it.
+func driverStartupTimeout(env Env) (time.Duration, error) {
+	v := strings.TrimSpace(env.Var(startupTimeoutVar))
+	if v == "" {
+		return 0, nil
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || ms <= 0 || ms > int64(24*time.Hour/time.Millisecond) {
+		return 0, canonical.Errorf(canonical.CodeInvalidArgs, "%s=%q is not a number of milliseconds between 1 and 86400000", startupTimeoutVar, v).
+			With("variable", startupTimeoutVar).
+			WithHint("set it in milliseconds, as for Maestro (e.g. " + startupTimeoutVar + "=120000 for two minutes), or unset it for the default 15 s")
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // namingSerial makes sure a device error says which device it is about.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,5 +58,84 @@ func TestAndroidTapsAStaticElementAsSimDoes(t *testing.T) {
 	if androidTaps != simTaps || len(p.Touches()) != simTaps {
 		t.Fatalf("sim tapped %d times; the Android run logged %d taps and the phone's helper received %d touches",
 			simTaps, androidTaps, len(p.Touches()))
+	}
+}
+
+// busyFlow keeps a device busy for several seconds: ten taps of a static
+// title, each tapped twice and settled.
+const busyFlow = `appId: com.example.shop
+---
+- launchApp
+- tapOn: Log in
+- repeat:
+    times: 6
+    commands:
+      - tapOn: Welcome back
+- assertVisible: Welcome back
+`
+
+// TestAndroidSecondRunOnABusyPhoneExits3 is issue 19's M1 on the fake
+// phone through the real adb server: while one run holds the phone, a
+// second `flow test` and a one-off `flow press` are refused with exit 3
+// naming the first run (its command, pid and host), and the first run
+// passes untouched. Without the device lock, the second run's am
+// instrument force-stops the first run's helper (the fake does what
+// ActivityManagerService.startInstrumentation does).
+func TestAndroidSecondRunOnABusyPhoneExits3(t *testing.T) {
+	p, d, env, apk := fakeAndroid(t)
+	dir := t.TempDir()
+	busy := filepath.Join(dir, "busy.yaml")
+	os.WriteFile(busy, []byte(busyFlow), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	first := make(chan int, 1)
+	firstArgs := []string{"flow", "test", busy, "--device", "android:" + d.Serial, "--android-helper", apk}
+	go func() { first <- run(ctx, env, firstArgs) }()
+
+	// Wait until the first run holds the phone and its helper serves.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if len(p.Touches()) > 0 {
+			break
+		}
+		select {
+		case code := <-first:
+			t.Fatalf("the first run ended before it tapped: exit %d\n%s%s", code, env.Stdout, env.Stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first run never tapped")
+		}
+	}
+	host, _ := os.Hostname()
+	wants := []string{d.Serial, "in use by another flow run", strings.Join(firstArgs, " "), fmt.Sprintf("pid %d", os.Getpid()), host, "hint:"}
+	for _, second := range [][]string{
+		{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "android:" + d.Serial, "--android-helper", apk},
+		{"flow", "press", "540", "1200", "--device", "android:" + d.Serial, "--android-helper", apk},
+	} {
+		var out, errb bytes.Buffer
+		env2 := env
+		env2.Stdout, env2.Stderr = &out, &errb
+		code := run(ctx, env2, second)
+		all := out.String() + errb.String()
+		t.Logf("%s on a busy phone:\n%s", strings.Join(second[:2], " "), all)
+		if code != 3 {
+			t.Fatalf("%s on a busy phone: exit %d, want 3\n%s", strings.Join(second[:2], " "), code, all)
+		}
+		for _, w := range wants {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s on a busy phone does not say %q:\n%s", strings.Join(second[:2], " "), w, all)
+			}
+		}
+	}
+	select {
+	case code := <-first:
+		if code != 0 {
+			t.Fatalf("the first run was disturbed: exit %d\n%s%s", code, env.Stdout, env.Stderr)
+		}
+	case <-ctx.Done():
+		t.Fatal("the first run did not finish")
+	}
+	if links := p.Links(); len(links) != 0 {
+		t.Fatalf("the first run left its lock behind: %v", links)
 	}
 }

@@ -201,7 +201,7 @@ func (d *Device) busy(other lockOwner, parsed bool, target string) *canonical.Er
 	return e.WithHint("one flow run per device: wait for that run to end, or stop it, or use another device " +
 		"(`flow devices`; --shard-split spreads a suite over several). If that run is gone (its machine crashed " +
 		"or lost the device), flow takes the lock over once its process is gone (same host) or after " +
-		staleAfter.String() + " without a helper running; to free it now, run " + clear)
+		fmt.Sprintf("%d minutes", int(staleAfter/time.Minute)) + " without a helper running; to free it now, run " + clear)
 }
 
 // unlock removes the lock if it is still this run's. It is cleanup: it

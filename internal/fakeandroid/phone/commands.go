@@ -56,10 +56,22 @@ func (p *Phone) run(ctx context.Context, argv []string, stdin io.Reader, stdout,
 	case "rm":
 		for _, a := range argv[1:] {
 			if !strings.HasPrefix(a, "-") {
-				_ = p.files.Remove(a)
+				p.mu.Lock()
+				_, link := p.links[a]
+				delete(p.links, a)
+				p.mu.Unlock()
+				if !link {
+					_ = p.files.Remove(a)
+				}
 			}
 		}
 		return 0
+	case "ln":
+		return p.ln(argv[1:], stderr)
+	case "readlink":
+		return p.readlink(argv[1:], stdout, stderr)
+	case "pidof":
+		return p.pidof(argv[1:], stdout)
 	default:
 		fmt.Fprintln(stderr, reply("sh-not-found", "cmd", argv[0]))
 		return 127

@@ -36,7 +36,11 @@
 // localabstract:NAME for a flow-helper-v1 server (helper-apk/PROTOCOL.md)
 // backed by sim, prints the ready block and keeps the stream open until the
 // helper quits or is stopped. If the host closes that stream first, the
-// helper keeps serving until quit or am force-stop dev.flow.helper.
+// helper keeps serving until quit or am force-stop dev.flow.helper. A
+// second am instrument force-stops a running helper first, as AOSP's
+// ActivityManagerService.startInstrumentation does, so two flow runs on
+// one phone break each other unless flow's device lock keeps the second
+// out; ln -s, readlink, rm and pidof are modelled for that lock.
 //
 // The helper validates touch payloads as the Java helper does and replays
 // them on sim with their samples unchanged; stationary one-contact plans

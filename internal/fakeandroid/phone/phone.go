@@ -105,6 +105,11 @@ type Phone struct {
 	mediaCount int
 	front      string // the package last brought to the front
 	closed     bool
+	// links are the symbolic links ln -s made: path -> target.
+	links map[string]string
+	// helperPid is the helper process's pid while it runs (0: not
+	// running); pids counts up as the kernel's do.
+	helperPid, pids int
 }
 
 // Grant is one pm grant or pm revoke the phone received.
@@ -129,6 +134,8 @@ func New(o Options) *Phone {
 		versionCd: max(o.HelperVersionCode, 1),
 		models:    models(o.Apps),
 		sessions:  map[string]*session{},
+		links:     map[string]string{},
+		pids:      4000,
 	}
 	for _, m := range p.models {
 		p.apps = append(p.apps, m.AppID)

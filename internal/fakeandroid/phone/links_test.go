@@ -1,0 +1,87 @@
+package phone
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sh runs one command line on the phone: exit code, stdout, stderr.
+func sh(p *Phone, line string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := p.Shell(context.Background(), line, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// ln -s fails when the link exists (the atomic step of flow's device
+// lock); readlink reads the target; rm removes the link.
+func TestSymlinkLock(t *testing.T) {
+	p := New(Options{})
+	defer p.Close()
+	const link = "/data/local/tmp/flow-helper.lock"
+	if code, _, errb := sh(p, "ln -s 'owner?a=1&b=2' "+link); code != 0 {
+		t.Fatalf("first ln: exit %d %s", code, errb)
+	}
+	if code, _, errb := sh(p, "ln -s other "+link); code != 1 || !strings.Contains(errb, "File exists") {
+		t.Fatalf("second ln: exit %d %q; want 1 and File exists", code, errb)
+	}
+	if code, out, _ := sh(p, "readlink "+link); code != 0 || out != "owner?a=1&b=2\n" {
+		t.Fatalf("readlink: exit %d %q", code, out)
+	}
+	sh(p, "rm -f "+link)
+	if code, out, _ := sh(p, "readlink "+link); code != 1 || out != "" {
+		t.Fatalf("readlink after rm: exit %d %q; want 1 and nothing", code, out)
+	}
+}
+
+// A second am instrument force-stops the running helper (AOSP
+// ActivityManagerService.startInstrumentation): the first instrumentation's
+// stream ends and its socket is gone; pidof names the new process.
+func TestInstrumentForceStopsARunningHelper(t *testing.T) {
+	p := New(Options{HelperAPK: []byte("helper")})
+	defer p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if code, _, _ := sh(p, "pidof dev.flow.helper"); code != 1 {
+		t.Fatalf("pidof before any start: exit %d", code)
+	}
+	first := make(chan string, 1)
+	go func() {
+		var out bytes.Buffer
+		p.Shell(ctx, "am instrument -w -e socket one dev.flow.helper/.FlowInstrumentation", strings.NewReader(""), &out, io.Discard)
+		first <- out.String()
+	}()
+	waitSocket(t, p, "one")
+	_, pid1, _ := sh(p, "pidof dev.flow.helper")
+	go p.Shell(ctx, "am instrument -w -e socket two dev.flow.helper/.FlowInstrumentation", strings.NewReader(""), io.Discard, io.Discard)
+	select {
+	case out := <-first:
+		if !strings.Contains(out, "INSTRUMENTATION_CODE") {
+			t.Fatalf("the first instrumentation ended without its result: %q", out)
+		}
+	case <-ctx.Done():
+		t.Fatal("the second am instrument left the first helper running")
+	}
+	waitSocket(t, p, "two")
+	if c, err := p.Open(ctx, "localabstract:one"); err == nil {
+		c.Close()
+		t.Fatal("the first helper's socket still accepts")
+	}
+	if code, pid2, _ := sh(p, "pidof dev.flow.helper"); code != 0 || pid2 == pid1 || pid2 == "" {
+		t.Fatalf("pidof after the restart: exit %d %q (before %q)", code, pid2, pid1)
+	}
+}
+
+func waitSocket(t *testing.T, p *Phone, name string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if c, err := p.Open(context.Background(), "localabstract:"+name); err == nil {
+			c.Close()
+			return
+		}
+	}
+	t.Fatalf("the helper never opened %s", name)
+}
