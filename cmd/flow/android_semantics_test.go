@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flow-runner/flow/internal/fakeandroid/adbd"
+	"github.com/flow-runner/flow/internal/fakeandroid/adbtest"
+	"github.com/flow-runner/flow/internal/fakeandroid/phone"
 )
 
 // staticTapFlow taps an element that does nothing when tapped (the login
@@ -137,5 +141,47 @@ func TestAndroidSecondRunOnABusyPhoneExits3(t *testing.T) {
 	}
 	if links := p.Links(); len(links) != 0 {
 		t.Fatalf("the first run left its lock behind: %v", links)
+	}
+}
+
+// TestAndroidDriverStartupTimeout: MAESTRO_DRIVER_STARTUP_TIMEOUT, in
+// milliseconds as Maestro reads it, bounds the wait for the helper's ready
+// line (default 15 s): a helper that never gets ready fails the run with
+// exit 3 after that long, saying so. A value that is not milliseconds is
+// refused (exit 2) before anything touches the phone.
+func TestAndroidDriverStartupTimeout(t *testing.T) {
+	fs := adbd.NewMemFS()
+	p := phone.New(phone.Options{Files: fs, Faults: phone.Faults{HelperNeverReady: true}})
+	t.Cleanup(func() { p.Close() })
+	d := adbtest.Start(t, p, adbd.Options{Props: p.Props(), FS: fs})
+	apk := filepath.Join(t.TempDir(), "flow-helper.apk")
+	os.WriteFile(apk, []byte("helper"), 0o644)
+	for _, tc := range []struct {
+		value string
+		code  int
+		says  string
+	}{
+		{"700", 3, "did not report ready on " + d.Serial + " within 700ms"},
+		{"15s", 2, "MAESTRO_DRIVER_STARTUP_TIMEOUT=\"15s\" is not a number of milliseconds"},
+	} {
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+			if k == "MAESTRO_DRIVER_STARTUP_TIMEOUT" {
+				return tc.value
+			}
+			return d.Getenv(k)
+		}}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		start := time.Now()
+		code := run(ctx, env, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "android:" + d.Serial, "--android-helper", apk})
+		took := time.Since(start)
+		cancel()
+		all := out.String() + errb.String()
+		if code != tc.code || !strings.Contains(all, tc.says) {
+			t.Fatalf("%s=%s: exit %d, want %d saying %q\n%s", "MAESTRO_DRIVER_STARTUP_TIMEOUT", tc.value, code, tc.code, tc.says, all)
+		}
+		if took > 8*time.Second {
+			t.Fatalf("%s: took %s; the 700 ms bound was not applied", tc.value, took)
+		}
 	}
 }
