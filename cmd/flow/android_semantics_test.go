@@ -185,3 +185,35 @@ func TestAndroidDriverStartupTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestAndroidAddMediaOnAPI28 is issue 19's M6 on the fake phone, which
+// models WRITE_EXTERNAL_STORAGE as the runtime permission it is on API
+// 24–28 (the media store refuses the helper without the grant): addMedia
+// passes both on a fresh install (pm install -g) and with a helper that
+// was installed before without the grant (pm grant at session start).
+// Before the fix, both runs failed with the media store's refusal.
+func TestAndroidAddMediaOnAPI28(t *testing.T) {
+	dir := t.TempDir()
+	photo := filepath.Join(dir, "cat.png")
+	os.WriteFile(photo, []byte("\x89PNG\r\n\x1a\n"), 0o644)
+	flow := filepath.Join(dir, "media.yaml")
+	os.WriteFile(flow, []byte("appId: com.example.shop\n---\n- addMedia:\n    - cat.png\n"), 0o644)
+	apkBytes := []byte("a helper the fake phone accepts")
+	for name, preinstalled := range map[string][]byte{"fresh install": nil, "installed before without the grant": apkBytes} {
+		t.Run(name, func(t *testing.T) {
+			fs := adbd.NewMemFS()
+			p := phone.New(phone.Options{Files: fs, HelperAPK: preinstalled, Props: map[string]string{"ro.build.version.sdk": "28", "ro.build.version.release": "9"}})
+			t.Cleanup(func() { p.Close() })
+			d := adbtest.Start(t, p, adbd.Options{Props: p.Props(), FS: fs})
+			apk := filepath.Join(t.TempDir(), "flow-helper.apk")
+			os.WriteFile(apk, apkBytes, 0o644)
+			var out, errb bytes.Buffer
+			env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: d.Getenv}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if code := run(ctx, env, []string{"flow", "test", flow, "--device", "android:" + d.Serial, "--android-helper", apk}); code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, &out, &errb)
+			}
+		})
+	}
+}

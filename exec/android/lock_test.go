@@ -156,3 +156,39 @@ func TestLockOwnerRoundTrip(t *testing.T) {
 		t.Fatal("a foreign link read as flow's")
 	}
 }
+
+// On API 24–28 WRITE_EXTERNAL_STORAGE is a runtime permission: a fresh
+// install grants it with -g, and a helper that is already there gets a
+// pm grant at each session start. From API 29 neither is sent.
+func TestStorageGrantOnAPI28(t *testing.T) {
+	for _, tc := range []struct {
+		sdk, version string
+		want, never  []string
+	}{
+		{"28", "", []string{"install -r -g", "pm grant dev.flow.helper android.permission.WRITE_EXTERNAL_STORAGE"}, nil},
+		{"28", "1", []string{"pm grant dev.flow.helper android.permission.WRITE_EXTERNAL_STORAGE"}, []string{"install"}},
+		{"29", "", []string{"install -r"}, []string{"-g", "WRITE_EXTERNAL_STORAGE"}},
+	} {
+		p := newPhone()
+		p.sdk = tc.sdk
+		if tc.version != "" {
+			p.version, p.apk = tc.version, []byte("a helper apk")
+		}
+		d, err := openOn(context.Background(), testConfig(t), p, facts("ci-7", lockNow))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Close(context.Background())
+		got := strings.Join(p.log, "\n")
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("API %s, installed %q: no %q among:\n%s", tc.sdk, tc.version, w, got)
+			}
+		}
+		for _, n := range tc.never {
+			if strings.Contains(got, n) {
+				t.Errorf("API %s, installed %q: %q was sent:\n%s", tc.sdk, tc.version, n, got)
+			}
+		}
+	}
+}

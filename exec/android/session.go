@@ -79,6 +79,9 @@ func (d *Device) startSession(ctx context.Context) (*session, error) {
 	if err := d.ensureHelper(ctx); err != nil {
 		return nil, err
 	}
+	if err := d.grantStorage(ctx); err != nil {
+		return nil, err
+	}
 	// Maestro's step for setLocation's test provider; a device without
 	// appops (or one that refuses) only loses mock locations.
 	if _, err := d.t.Shell(ctx, d.serial, "appops", "set", helperPackage, "android:mock_location", "allow"); err != nil {

@@ -463,6 +463,15 @@ func (p *Phone) media(ctx context.Context, f fields, r *bufio.Reader) (response,
 	if !ok {
 		return nil, nil, invalid("media type %q is not one of jpg, jpeg, png, gif, mp4", ext)
 	}
+	// Below API 29 the media store's provider enforces the caller's
+	// WRITE_EXTERNAL_STORAGE (AOSP ContentProvider.enforceWritePermission
+	// throws SecurityException "Permission Denial: …"); the Java helper
+	// answers that as COMMAND_FAILED with a hint (Media.java).
+	if p.storageDenied() {
+		return nil, nil, &opError{code: "COMMAND_FAILED",
+			message: "the media store refused " + name + "." + ext + ": " + reply("media-permission-denial", "uri", "content://media/external/"+kind+"/media"),
+			hint:    "below Android 10 the helper needs storage access: adb shell pm grant dev.flow.helper android.permission.WRITE_EXTERNAL_STORAGE"}
+	}
 	if err := p.dev.AddMedia(ctx, []string{name + "." + ext}); err != nil {
 		return nil, nil, err
 	}

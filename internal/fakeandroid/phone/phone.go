@@ -105,6 +105,9 @@ type Phone struct {
 	mediaCount int
 	front      string // the package last brought to the front
 	closed     bool
+	// helperGranted are the runtime permissions granted to the helper
+	// (the fake's package manager keeps them for the helper only).
+	helperGranted map[string]bool
 	// links are the symbolic links ln -s made: path -> target.
 	links map[string]string
 	// helperPid is the helper process's pid while it runs (0: not
@@ -124,18 +127,19 @@ func New(o Options) *Phone {
 		clock = exec.WallClock{}
 	}
 	p := &Phone{
-		dev:       sim.New(sim.Options{Platform: "android", Clock: clock, Events: o.Events, Apps: o.Apps}),
-		clock:     clock,
-		files:     o.Files,
-		props:     defaultProps(),
-		perms:     o.Permissions,
-		faults:    o.Faults,
-		helper:    o.HelperAPK,
-		versionCd: max(o.HelperVersionCode, 1),
-		models:    models(o.Apps),
-		sessions:  map[string]*session{},
-		links:     map[string]string{},
-		pids:      4000,
+		dev:           sim.New(sim.Options{Platform: "android", Clock: clock, Events: o.Events, Apps: o.Apps}),
+		clock:         clock,
+		files:         o.Files,
+		props:         defaultProps(),
+		perms:         o.Permissions,
+		faults:        o.Faults,
+		helper:        o.HelperAPK,
+		versionCd:     max(o.HelperVersionCode, 1),
+		models:        models(o.Apps),
+		sessions:      map[string]*session{},
+		links:         map[string]string{},
+		helperGranted: map[string]bool{},
+		pids:          4000,
 	}
 	for _, m := range p.models {
 		p.apps = append(p.apps, m.AppID)
