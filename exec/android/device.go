@@ -61,6 +61,8 @@ type Device struct {
 	installed *InstallCache
 	model     string
 	sdk       int
+	// manufacturer is ro.product.manufacturer, for vendor hints.
+	manufacturer string
 
 	readyTimeout, quitWait             time.Duration
 	probeAfter, probeEvery, cleanupMax time.Duration
@@ -154,6 +156,10 @@ func openOn(ctx context.Context, cfg Config, t transport, h hostFacts) (*Device,
 		return nil, err
 	}
 	d.sdk, _ = strconv.Atoi(strings.TrimSpace(sdk))
+	// Only hints depend on it: a device that does not answer keeps none.
+	if res, err := d.t.Shell(ctx, d.serial, "getprop", "ro.product.manufacturer"); err == nil && res.ExitCode == 0 {
+		d.manufacturer = strings.TrimSpace(string(res.Stdout))
+	}
 	if d.sdk != 0 && d.sdk < MinSDK {
 		return nil, d.unavailable("%s runs Android API %d; flow's helper needs API %d (Android 7) or newer", d.serial, d.sdk, MinSDK).
 			WithHint("use a newer emulator image or phone")

@@ -43,6 +43,9 @@ type scriptedPhone struct {
 	// lock is the target of /data/local/tmp/flow-helper.lock ("" = no
 	// link); helperPid is what pidof prints ("" = not running).
 	lock, helperPid string
+	// manufacturer answers getprop ro.product.manufacturer ("" = unset);
+	// refuseTouch makes every touch fail with refusal (a helper answer).
+	manufacturer, refuseTouch string
 	// hang: the helper reads requests and never answers them; stalled:
 	// the link is open and silent (pings get no answer, the shell waits
 	// for ever); blockShell: only the shell waits for ever.
@@ -122,6 +125,8 @@ func (p *scriptedPhone) Shell(ctx context.Context, serial string, argv ...string
 		return ok(p.helperPid + "\n")
 	case line == "getprop ro.build.version.sdk":
 		return ok(p.sdk + "\n")
+	case line == "getprop ro.product.manufacturer":
+		return ok(p.manufacturer + "\n")
 	case line == "cmd package list packages --show-versioncode dev.flow.helper":
 		if p.version == "" {
 			return ok("")
@@ -272,6 +277,10 @@ func (p *scriptedPhone) serveHelper(l net.Listener, s *scriptedStream) {
 		case "hierarchy", "settle":
 			res = `"xml":"<hierarchy rotation=\"0\"><node index=\"0\" text=\"Log in\" resource-id=\"\" class=\"android.widget.Button\" package=\"com.example.shop\" content-desc=\"\" checkable=\"false\" checked=\"false\" clickable=\"true\" enabled=\"true\" focusable=\"true\" focused=\"false\" scrollable=\"false\" long-clickable=\"false\" password=\"false\" selected=\"false\" visible-to-user=\"true\" bounds=\"[0,0][1080,200]\" hintText=\"\"/></hierarchy>","nodes":1,"truncated":false,"eventSeq":"7","still":true,"opaque":false`
 		case "touch":
+			if p.refuseTouch != "" {
+				fmt.Fprintf(c, "{\"id\":%d,%s}\n", id, p.refuseTouch)
+				continue
+			}
 			res = `"injectedEvents":3,"elapsedMs":50,"lateMs":0`
 		case "permissions":
 			res = `"requested":["android.permission.CAMERA","android.permission.INTERNET"]`

@@ -190,7 +190,7 @@ func (d *Device) installHelper(ctx context.Context, apk []byte) error {
 	}
 	return d.unavailable("the flow helper does not install on %s: %s", d.serial, clipOutput(res)).
 		With("exitCode", res.ExitCode).
-		WithHint("check the device's free space and that installing over USB is allowed (Developer options); " + helperMissingHint)
+		WithHint(installHint(string(res.Stdout) + string(res.Stderr)))
 }
 
 func installed(res shellResult) bool {

@@ -243,7 +243,7 @@ func (d *Device) onHelper(ctx context.Context, retry bool, fn func(ctx context.C
 		d.stopSession(d.sess)
 		d.sess = nil
 	}
-	return err
+	return d.withInjectionHint(err)
 }
 
 // onSession is onHelper on a watched link.
