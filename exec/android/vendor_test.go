@@ -14,7 +14,7 @@ import (
 // SecurityException, which the helper answers as INTERNAL).
 func TestInjectionRefusalNamesMIUISwitch(t *testing.T) {
 	refusals := map[string]string{
-		"returned false": `"ok":false,"code":"COMMAND_FAILED","message":"injectInputEvent refused event 1 of 3 (DOWN at 0 ms); ACTION_CANCEL sent","hint":"another app may own the screen (a system dialog, a pinned app); look at the device and retry"`,
+		"returned false":    `"ok":false,"code":"COMMAND_FAILED","message":"injectInputEvent refused event 1 of 3 (DOWN at 0 ms); ACTION_CANCEL sent","hint":"another app may own the screen (a system dialog, a pinned app); look at the device and retry"`,
 		"SecurityException": `"ok":false,"code":"INTERNAL","message":"java.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission."`,
 	}
 	for name, refusal := range refusals {
@@ -48,8 +48,8 @@ func TestInjectionRefusalNamesMIUISwitch(t *testing.T) {
 func TestInstallFailureHints(t *testing.T) {
 	for reason, want := range map[string]string{
 		"Failure [INSTALL_FAILED_USER_RESTRICTED: Install canceled by user]": `"Install via USB"`,
-		"Failure [INSTALL_FAILED_VERIFICATION_FAILURE]":                       "Play Protect",
-		"Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]":                       "free space",
+		"Failure [INSTALL_FAILED_VERIFICATION_FAILURE]":                      "Play Protect",
+		"Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]":                      "free space",
 	} {
 		p := newPhone()
 		p.install = []string{reason}
