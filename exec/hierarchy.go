@@ -57,12 +57,21 @@ func visiblePercentage(r Rect, w, h int) float64 {
 	return vw * vh / area
 }
 
+// androidToastClass is the class of the node Android devices synthesize
+// for a toast (Maestro's ToastAccessibilityListener.kt).
+const androidToastClass = "android.widget.Toast"
+
 // prune removes elements with less than 10% of their area on screen and no
 // visible children (Maestro ViewHierarchy.filterOutOfBounds). When nothing
-// survives, the unpruned tree is used.
+// survives, the unpruned tree is used. An Android toast's synthetic node
+// (class android.widget.Toast, with empty bounds: a toast is no window)
+// is kept whole, as Maestro's AndroidDriver marks it ignoreBoundsFiltering.
 func prune(root *Node, w, h int) *Node {
 	var keep func(n *Node) *Node
 	keep = func(n *Node) *Node {
+		if n.Class == androidToastClass {
+			return n
+		}
 		var kids []*Node
 		for _, c := range n.Children {
 			if k := keep(c); k != nil {

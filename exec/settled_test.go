@@ -111,3 +111,29 @@ func TestTapWithoutRetryTakesNoScreenshot(t *testing.T) {
 		t.Errorf("%d taps and %d screenshots; want one tap and none", len(dev.taps), dev.shots)
 	}
 }
+
+// toastDevice shows the synthetic node an Android helper adds for a toast
+// (Maestro's ToastAccessibilityListener: class android.widget.Toast, no
+// bounds of its own, so [0,0][0,0]) beside the app's window.
+type toastDevice struct{ stillDevice }
+
+func (d *toastDevice) Hierarchy(ctx context.Context) (*exec.Node, error) {
+	root, _ := d.stillDevice.Hierarchy(ctx)
+	root.Children = append(root.Children, &exec.Node{Text: "Saved", Class: "android.widget.Toast", Enabled: true, Bounds: &exec.Rect{}})
+	return root, nil
+}
+
+// A toast is visible to assertVisible, as in Maestro, although its node
+// has no area: the off-screen pruning keeps it (issue 19 M3, Go side).
+func TestToastNodeIsVisible(t *testing.T) {
+	dev := &toastDevice{}
+	clock := newClock()
+	dev.clock, dev.start = clock, clock.Now()
+	cfg := exec.Config{Device: dev, Clock: clock, LookupTimeout: time.Second,
+		NewScripts: func(string, func(string)) exec.Scripts { return literalScripts{} }}
+	flow := &canonical.Flow{File: "flow.yaml", Name: "flow", AppID: canonical.Text("com.still", canonical.Pos{}), Commands: []canonical.Command{
+		launch(3), &canonical.Assert{Meta: canonical.Meta{Name: "assertVisible", Pos: at(4)}, Visible: text("Saved")}}}
+	if res := exec.RunFlow(context.Background(), cfg, flow); res.Status != exec.StatusPassed {
+		t.Fatalf("assertVisible on a toast %s: %+v", res.Status, res.Error)
+	}
+}

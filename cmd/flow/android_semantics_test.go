@@ -217,3 +217,38 @@ func TestAndroidAddMediaOnAPI28(t *testing.T) {
 		})
 	}
 }
+
+// TestAndroidToastVisibleFor3500ms: a toast the app posts (the fake phone
+// sends TYPE_NOTIFICATION_STATE_CHANGED, as AOSP's Toast does) is visible
+// to assertVisible, as in Maestro, and gone after 3.5 s.
+func TestAndroidToastVisibleFor3500ms(t *testing.T) {
+	p, d, env, apk := fakeAndroid(t)
+	dir := t.TempDir()
+	flow := filepath.Join(dir, "toast.yaml")
+	os.WriteFile(flow, []byte(`appId: com.example.shop
+---
+- launchApp
+- assertVisible: Saved to favourites
+- extendedWaitUntil:
+    notVisible: Saved to favourites
+    timeout: 8000
+`), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	shownAt := make(chan time.Time, 1)
+	go func() {
+		for len(p.Links()) == 0 && ctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond)
+		shownAt <- time.Now()
+		p.ShowToast("Saved to favourites")
+	}()
+	code := run(ctx, env, []string{"flow", "test", flow, "--device", "android:" + d.Serial, "--android-helper", apk})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, env.Stdout, env.Stderr)
+	}
+	if took := time.Since(<-shownAt); took < 3*time.Second {
+		t.Fatalf("the toast was gone after %s; a toast stays 3.5 s", took)
+	}
+}

@@ -546,7 +546,7 @@ func (p *Phone) hierarchy(ctx context.Context, f fields) (response, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := writeXML(root, p.frontPackage(root), int(maxNodes), int(maxDepth))
+	x := writeXML(root, p.frontPackage(root), int(maxNodes), int(maxDepth), p.toast())
 	p.mu.Lock()
 	if x.xml != p.lastXML {
 		p.lastXML = x.xml

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flow-runner/flow/exec"
 )
 
 // sh runs one command line on the phone: exit code, stdout, stderr.
@@ -84,4 +86,33 @@ func waitSocket(t *testing.T, p *Phone, name string) {
 		}
 	}
 	t.Fatalf("the helper never opened %s", name)
+}
+
+// A toast shows as Maestro's synthetic node, after the window root, with
+// class android.widget.Toast, empty package and id and empty bounds, for
+// 3.5 s of the phone's clock, then no more.
+func TestToastNodeFor3500ms(t *testing.T) {
+	clock := exec.NewVirtualClock(time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC))
+	p := New(Options{Clock: clock})
+	defer p.Close()
+	read := func() string {
+		res, err := p.hierarchy(context.Background(), fields{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res["xml"].(string)
+	}
+	if strings.Contains(read(), "android.widget.Toast") {
+		t.Fatal("a toast node before any toast")
+	}
+	p.ShowToast("Saved")
+	want := `<node index="0" text="Saved" resource-id="" class="android.widget.Toast" package="" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" visible-to-user="true" bounds="[0,0][0,0]" hintText="" />`
+	clock.Advance(3500 * time.Millisecond)
+	if x := read(); !strings.Contains(x, want) || !strings.HasSuffix(x, want+"\n</hierarchy>\n") {
+		t.Fatalf("at 3.5 s the toast node is not the last node as Maestro writes it:\n%s", x)
+	}
+	clock.Advance(time.Millisecond)
+	if x := read(); strings.Contains(x, "android.widget.Toast") {
+		t.Fatalf("the toast outlived 3.5 s:\n%s", x)
+	}
 }

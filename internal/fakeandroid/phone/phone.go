@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/sim"
@@ -108,6 +109,10 @@ type Phone struct {
 	// helperGranted are the runtime permissions granted to the helper
 	// (the fake's package manager keeps them for the helper only).
 	helperGranted map[string]bool
+	// toastText and toastAt are the last toast and when it came
+	// (toast.go).
+	toastText string
+	toastAt   time.Time
 	// links are the symbolic links ln -s made: path -> target.
 	links map[string]string
 	// helperPid is the helper process's pid while it runs (0: not
