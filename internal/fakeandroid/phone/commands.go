@@ -337,6 +337,7 @@ func (p *Phone) amStart(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		p.setFront(owner)
 		p.bump()
+		p.transitioned()
 		return p.started(in, in.component, stdout)
 	}
 	fmt.Fprintln(stderr, reply("am-start-unresolved", "intent", in.String()))
@@ -365,6 +366,7 @@ func (p *Phone) startComponent(ctx context.Context, in intent, stdout, stderr io
 	}
 	p.setFront(pkg)
 	p.bump()
+	p.transitioned()
 	return p.started(in, in.component, stdout)
 }
 

@@ -230,6 +230,7 @@ func (s *session) do(ctx context.Context, req request, r *bufio.Reader) (respons
 			"display": response{"w": int(vp.Width), "h": int(vp.Height), "rotation": 0, "density": density}}, nil, nil
 	case "hierarchy":
 		res, err := p.hierarchy(ctx, f)
+		delete(res, appSeqKey)
 		return res, nil, err
 	case "settle":
 		res, err := p.settle(ctx, f)
@@ -254,6 +255,7 @@ func (s *session) do(ctx context.Context, req request, r *bufio.Reader) (respons
 			err = p.dev.PressKey(ctx, exec.Key{AndroidCode: int(code)})
 		}
 		p.bump()
+		p.transitioned()
 		return response{}, nil, err
 	case "text":
 		text, err := f.str("text")
@@ -401,6 +403,7 @@ func (p *Phone) launch(ctx context.Context, f fields) (response, []byte, error) 
 	}
 	p.setFront(pkg)
 	p.bump()
+	p.transitioned()
 	return response{}, nil, nil
 }
 
@@ -529,6 +532,10 @@ func (f fields) number(name string) (float64, error) {
 	return x, nil
 }
 
+// appSeqKey carries the app's own event count from hierarchy to settle;
+// it never goes on the wire.
+const appSeqKey = "\x00appSeq"
+
 // hierarchy reads the screen as Maestro's XML.
 func (p *Phone) hierarchy(ctx context.Context, f fields) (response, error) {
 	maxNodes, err := f.optInt("maxNodes", 5000)
@@ -552,9 +559,11 @@ func (p *Phone) hierarchy(ctx context.Context, f fields) (response, error) {
 		p.lastXML = x.xml
 		p.eventSeq++
 	}
-	seq := p.eventSeq
+	// eventSeq counts every event the helper saw, SystemUI's too
+	// (PROTOCOL.md); appSeq, the front app's alone, is what settle waits on.
+	seq, app := p.eventSeq+p.systemUIEvents(), p.eventSeq
 	p.mu.Unlock()
-	return response{"xml": x.xml, "nodes": x.nodes, "truncated": x.truncated, "eventSeq": strconv.FormatUint(seq, 10)}, nil
+	return response{"xml": x.xml, "nodes": x.nodes, "truncated": x.truncated, "eventSeq": strconv.FormatUint(seq, 10), appSeqKey: app}, nil
 }
 
 // settle waits until the screen stayed the same for quietMs, or timeoutMs
@@ -591,7 +600,9 @@ func (p *Phone) settle(ctx context.Context, f fields) (response, error) {
 		if err != nil {
 			return nil, err
 		}
-		same := next["eventSeq"] == first["eventSeq"]
+		// Only the app's events break the quiet window: SystemUI's clock
+		// and icons never stop (Maestro waits per app).
+		same := next[appSeqKey] == first[appSeqKey]
 		first = next
 		if same && wait == time.Duration(quiet)*time.Millisecond {
 			still = true
@@ -599,5 +610,6 @@ func (p *Phone) settle(ctx context.Context, f fields) (response, error) {
 		}
 	}
 	first["still"], first["opaque"] = still, false
+	delete(first, appSeqKey)
 	return first, nil
 }

@@ -116,3 +116,67 @@ func TestToastNodeFor3500ms(t *testing.T) {
 		t.Fatalf("the toast outlived 3.5 s:\n%s", x)
 	}
 }
+
+// SystemUI's events keep coming while the app is still (the status bar):
+// the helper's eventSeq moves with them, but settle waits for the app's
+// events only, so a still app settles in one quiet window.
+func TestSettleIgnoresSystemUIEvents(t *testing.T) {
+	clock := exec.NewVirtualClock(time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC))
+	p := New(Options{Clock: clock, SystemUIEvery: 50 * time.Millisecond})
+	defer p.Close()
+	start := clock.Now()
+	res, err := p.settle(context.Background(), fields{"quietMs": []byte("200"), "timeoutMs": []byte("3000")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res["still"] != true {
+		t.Fatalf("a still app with SystemUI ticking did not settle: %v", res["still"])
+	}
+	if took := clock.Now().Sub(start); took > 400*time.Millisecond {
+		t.Fatalf("settling took %s; SystemUI's events held it", took)
+	}
+	if _, leaked := res[appSeqKey]; leaked {
+		t.Fatal("the app's own count leaked into the answer")
+	}
+	before := res["eventSeq"]
+	clock.Advance(time.Second)
+	after, _ := p.hierarchy(context.Background(), fields{})
+	if after["eventSeq"] == before {
+		t.Fatalf("SystemUI's events do not move eventSeq (%v)", before)
+	}
+}
+
+// On API 30+ the first DOWN after a transition (here a launch) waits for
+// the window animation; the helper reports the wait as downWaitMs and the
+// next touch goes at once. Below API 30 nothing waits.
+func TestDownWaitsAfterATransition(t *testing.T) {
+	for _, tc := range []struct {
+		sdk  string
+		want int64
+	}{{"34", 400}, {"29", 0}} {
+		clock := exec.NewVirtualClock(time.Date(2026, 12, 6, 3, 0, 0, 0, time.UTC))
+		p := New(Options{Clock: clock, DownWaitAfterTransition: 400 * time.Millisecond, Props: map[string]string{"ro.build.version.sdk": tc.sdk}})
+		ctx := context.Background()
+		if _, _, err := p.launch(ctx, fields{"pkg": []byte(`"com.example.shop"`)}); err != nil {
+			t.Fatal(err)
+		}
+		tap := []byte(`{"protocol":"android-touch-plan-v1","kind":"swipe","durationMs":50,"pointers":[{"pointerId":0,"samples":[{"offsetMs":0,"x":10,"y":10},{"offsetMs":50,"x":10,"y":10}]}]}`)
+		var waits []int64
+		for i := 0; i < 2; i++ {
+			before := clock.Now()
+			res, err := p.touch(ctx, tap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := res["downWaitMs"].(int64)
+			waits = append(waits, w)
+			if took := clock.Now().Sub(before); took < time.Duration(w)*time.Millisecond {
+				t.Errorf("API %s: the touch said it waited %d ms but took %s", tc.sdk, w, took)
+			}
+		}
+		if waits[0] != tc.want || waits[1] != 0 {
+			t.Errorf("API %s: DOWN waits %v, want [%d 0]", tc.sdk, waits, tc.want)
+		}
+		p.Close()
+	}
+}

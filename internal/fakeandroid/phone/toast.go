@@ -1,6 +1,9 @@
 package phone
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // toastShownFor is how long the helper shows a toast's node: Maestro's
 // TOAST_LENGTH_LONG_DURATION (ToastAccessibilityListener.kt), which is
@@ -32,4 +35,37 @@ func (p *Phone) toast() string {
 		return ""
 	}
 	return p.toastText
+}
+
+// systemUIEvents is how many events SystemUI has emitted so far: one per
+// SystemUIEvery since the phone started. They are counted from the clock
+// rather than sent by a goroutine, so a virtual clock moves them too.
+// The caller holds p.mu.
+func (p *Phone) systemUIEvents() uint64 {
+	if p.systemUIEvery <= 0 {
+		return 0
+	}
+	return uint64(p.clock.Now().Sub(p.born) / p.systemUIEvery)
+}
+
+// transitioned records a window transition (a launch, an activity start,
+// a key that moves between screens), after which the next injected DOWN
+// waits for the animation on API 30+.
+func (p *Phone) transitioned() {
+	p.mu.Lock()
+	p.transition = true
+	p.mu.Unlock()
+}
+
+// takeDownWait is how long the next DOWN waits, and clears the pending
+// transition: only the first DOWN after it waits.
+func (p *Phone) takeDownWait() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pending := p.transition
+	p.transition = false
+	if sdk, _ := strconv.Atoi(p.props["ro.build.version.sdk"]); !pending || sdk < 30 {
+		return 0
+	}
+	return p.downWait
 }
