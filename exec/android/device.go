@@ -120,9 +120,10 @@ func open(ctx context.Context, cfg Config, t transport) (*Device, error) {
 type hostFacts struct {
 	alive processAlive
 	now   func() time.Time
-	// host and pid replace os.Hostname and os.Getpid when set.
-	host string
-	pid  int
+	// host (with pidNS) and pid replace os.Hostname, the pid namespace
+	// and os.Getpid when set.
+	host, pidNS string
+	pid         int
 }
 
 func openOn(ctx context.Context, cfg Config, t transport, h hostFacts) (*Device, error) {
@@ -137,7 +138,7 @@ func openOn(ctx context.Context, cfg Config, t transport, h hostFacts) (*Device,
 	}
 	d.owner = newOwner(cfg.Command, hex.EncodeToString(token[:]), d.now())
 	if h.host != "" {
-		d.owner.Host = h.host
+		d.owner.Host, d.owner.PIDNS = h.host, h.pidNS
 	}
 	if h.pid != 0 {
 		d.owner.PID = h.pid

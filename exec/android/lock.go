@@ -30,7 +30,8 @@ import (
 //
 // A lock whose owner is gone is taken over, so a crashed run never blocks
 // the device for good:
-//   - owner on this host: gone when its pid is no longer a process;
+//   - owner on this host (same hostname and pid namespace): gone when its
+//     pid is no longer a process;
 //   - owner on another host (or a pid flow cannot check): gone when the
 //     helper process is not running (`pidof`) and the lock is older than
 //     staleAfter, the longest an owner takes from the lock to a running
@@ -45,8 +46,13 @@ const (
 
 // lockOwner is who holds a device: enough for a person to find the run.
 type lockOwner struct {
-	PID     int
-	Host    string
+	PID  int
+	Host string
+	// PIDNS names the pid namespace the pid belongs to (Linux
+	// /proc/self/ns/pid): two containers can share a hostname (docker
+	// --network host) and an adb server while their pids mean different
+	// processes, so a pid is checked only within its own namespace.
+	PIDNS   string
 	Command string
 	Start   time.Time
 	// Token tells this run's lock from another's with the same pid and
@@ -58,6 +64,9 @@ func (o lockOwner) encode() string {
 	v := url.Values{}
 	v.Set("pid", strconv.Itoa(o.PID))
 	v.Set("host", o.Host)
+	if o.PIDNS != "" {
+		v.Set("pidns", o.PIDNS)
+	}
 	v.Set("cmd", clipString(o.Command, 300))
 	v.Set("start", o.Start.UTC().Format(time.RFC3339))
 	v.Set("token", o.Token)
@@ -78,7 +87,7 @@ func parseLockOwner(s string) (lockOwner, bool) {
 		return lockOwner{}, false
 	}
 	start, _ := time.Parse(time.RFC3339, v.Get("start"))
-	return lockOwner{PID: pid, Host: v.Get("host"), Command: v.Get("cmd"), Start: start, Token: v.Get("token")}, true
+	return lockOwner{PID: pid, Host: v.Get("host"), PIDNS: v.Get("pidns"), Command: v.Get("cmd"), Start: start, Token: v.Get("token")}, true
 }
 
 // describe names the owner for a message: command, pid, host, start.
@@ -104,7 +113,8 @@ func newOwner(command string, token string, now time.Time) lockOwner {
 	if err != nil || host == "" {
 		host = "unknown-host"
 	}
-	return lockOwner{PID: os.Getpid(), Host: host, Command: command, Start: now, Token: token}
+	ns, _ := os.Readlink("/proc/self/ns/pid")
+	return lockOwner{PID: os.Getpid(), Host: host, PIDNS: ns, Command: command, Start: now, Token: token}
 }
 
 // lock takes the device for this run, or says who holds it
@@ -161,7 +171,7 @@ func (d *Device) lock(ctx context.Context) error {
 // lockStale decides whether the holder of the lock is gone (see the rules
 // at the top of this file).
 func (d *Device) lockStale(ctx context.Context, other lockOwner, parsed bool) (bool, error) {
-	if parsed && other.Host == d.owner.Host && d.alive != nil {
+	if parsed && other.Host == d.owner.Host && other.PIDNS == d.owner.PIDNS && d.alive != nil {
 		if alive, known := d.alive(other.PID); known {
 			return !alive, nil
 		}

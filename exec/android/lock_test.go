@@ -83,6 +83,10 @@ func TestStaleLocksAreTakenOver(t *testing.T) {
 	old := lockOwner{PID: 77, Host: "ci-7", Command: "flow test a", Start: lockNow.Add(-time.Hour), Token: "t1"}
 	young := old
 	young.Start = lockNow.Add(-30 * time.Second)
+	inNS := old
+	inNS.PIDNS = "pid:[4026532201]"
+	inNSYoung := inNS
+	inNSYoung.Start = young.Start
 	for name, tc := range map[string]struct {
 		held      lockOwner
 		host      string
@@ -96,6 +100,10 @@ func TestStaleLocksAreTakenOver(t *testing.T) {
 		"other host, no helper, young lock":      {held: young, host: "laptop"},
 		"other host, helper running, old lock":   {held: old, host: "laptop", helperPid: "3121"},
 		"same host, owner alive, helper stopped": {held: young, host: "ci-7", live: []int{77}},
+		// Same hostname, another pid namespace (containers on one host
+		// network): the pid is not ours to check, the device's view rules.
+		"same hostname, other pid namespace, helper running": {held: inNS, host: "ci-7", helperPid: "3121"},
+		"same hostname, other pid namespace, young lock":     {held: inNSYoung, host: "ci-7"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := newPhone()
@@ -143,7 +151,7 @@ func TestCloseKeepsAnotherRunsLock(t *testing.T) {
 // The owner survives the trip through the link's target: url-encoded, so
 // no "/" makes it a path, and a command with quotes and spaces is kept.
 func TestLockOwnerRoundTrip(t *testing.T) {
-	o := lockOwner{PID: 12, Host: "h", Command: `flow test "my flows/a b.yaml" --env K=v&w`, Start: lockNow, Token: "abc"}
+	o := lockOwner{PID: 12, Host: "h", PIDNS: "pid:[4026531836]", Command: `flow test "my flows/a b.yaml" --env K=v&w`, Start: lockNow, Token: "abc"}
 	enc := o.encode()
 	if strings.Contains(enc, "/") {
 		t.Fatalf("the target holds a /: %s", enc)
