@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -328,7 +327,8 @@ func (r *run) tapElement(ctx context.Context, f *found, t *canonical.Tap) error 
 // tapAt taps p and, with retryIfNoChange, once more when the screen did
 // not change. "Did not change" is Maestro's decision on every device
 // (Maestro.kt hierarchyBasedTap): the settled hierarchy equals the one
-// before the tap, and then a screenshot equals the one taken before it.
+// before the tap, and then a screenshot does not differ from the one taken
+// before it by more than Maestro's threshold (screendiff.go).
 // A settled read's Version is not consulted: on a device it moves with
 // the tap itself (the touch's own accessibility events), so a static
 // element would be tapped once there and twice on sim (issue 19).
@@ -357,7 +357,7 @@ func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, be
 			return nil
 		}
 		shotAfter, _ := r.dev.Screenshot(ctx)
-		if shotBefore != nil && shotAfter != nil && !bytes.Equal(shotBefore, shotAfter) {
+		if screenChanged(shotBefore, shotAfter) {
 			return nil
 		}
 	}

@@ -1,8 +1,13 @@
 package exec_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"testing"
 	"time"
 
@@ -135,5 +140,42 @@ func TestToastNodeIsVisible(t *testing.T) {
 		launch(3), &canonical.Assert{Meta: canonical.Meta{Name: "assertVisible", Pos: at(4)}, Visible: text("Saved")}}}
 	if res := exec.RunFlow(context.Background(), cfg, flow); res.Status != exec.StatusPassed {
 		t.Fatalf("assertVisible on a toast %s: %+v", res.Status, res.Error)
+	}
+}
+
+// blinkingDevice's screenshots differ by a blinking one-pixel cursor,
+// far below Maestro's 0.005 % (a caret, a ripple's last frame, a clock
+// digit on a phone): the tap is retried as Maestro retries it, although
+// the bytes differ.
+type blinkingDevice struct {
+	stillDevice
+	shots int
+}
+
+func (d *blinkingDevice) Screenshot(context.Context) ([]byte, error) {
+	d.shots++
+	img := image.NewNRGBA(image.Rect(0, 0, 400, 400))
+	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
+	if d.shots%2 == 0 {
+		img.Set(200, 200, color.Black)
+	}
+	var b bytes.Buffer
+	png.Encode(&b, img)
+	return b.Bytes(), nil
+}
+
+func TestTapRetriesThroughABlinkingCursor(t *testing.T) {
+	dev := &blinkingDevice{}
+	clock := newClock()
+	dev.clock, dev.start = clock, clock.Now()
+	cfg := exec.Config{Device: dev, Clock: clock,
+		NewScripts: func(string, func(string)) exec.Scripts { return literalScripts{} }}
+	flow := &canonical.Flow{File: "flow.yaml", Name: "flow", AppID: canonical.Text("com.still", canonical.Pos{}),
+		Commands: []canonical.Command{launch(3), tap(4, text("Plain"), false)}}
+	if res := exec.RunFlow(context.Background(), cfg, flow); res.Status != exec.StatusPassed {
+		t.Fatalf("flow %s: %+v", res.Status, res.Error)
+	}
+	if len(dev.taps) != 2 || dev.shots != 2 {
+		t.Errorf("%d taps and %d screenshots; want two taps and two (a one-pixel blink is no change)", len(dev.taps), dev.shots)
 	}
 }
