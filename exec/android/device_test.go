@@ -46,6 +46,8 @@ type scriptedPhone struct {
 	// manufacturer answers getprop ro.product.manufacturer ("" = unset);
 	// refuseTouch makes every touch fail with refusal (a helper answer).
 	manufacturer, refuseTouch string
+	// installErr is what Install fails with (nil: it answers).
+	installErr error
 	// hang: the helper reads requests and never answers them; stalled:
 	// the link is open and silent (pings get no answer, the shell waits
 	// for ever); blockShell: only the shell waits for ever.
@@ -158,6 +160,9 @@ func (p *scriptedPhone) Exec(ctx context.Context, serial string, argv ...string)
 func (p *scriptedPhone) Install(ctx context.Context, serial string, apk io.Reader, size int64, args ...string) (shellResult, error) {
 	p.record(append([]string{"install"}, args...))
 	b, _ := io.ReadAll(apk)
+	if p.installErr != nil {
+		return shellResult{}, p.installErr
+	}
 	if len(p.install) > 0 {
 		verdict := p.install[0]
 		p.install = p.install[1:]

@@ -170,7 +170,7 @@ func (d *Device) grantStorage(ctx context.Context) error {
 func (d *Device) installHelper(ctx context.Context, apk []byte) error {
 	res, err := d.t.Install(ctx, d.serial, bytes.NewReader(apk), int64(len(apk)), d.installArgs()...)
 	if err != nil {
-		return err
+		return d.withInstallHoldHint(err)
 	}
 	if installed(res) {
 		return nil

@@ -77,3 +77,25 @@ func installHint(output string) string {
 	return "check the device's free space and that installing over USB is allowed (Developer options); a Play Protect prompt on " +
 		"the phone can hold an install until it is answered; " + helperMissingHint
 }
+
+// playProtectHold is what an install that never answered most likely
+// waited on while the phone still answered pings: a Play Protect prompt.
+const playProtectHold = "the phone answered but its package manager did not: a Google Play Protect prompt on the phone " +
+	"(\"Blocked by Play Protect\", \"Send app for a security check?\") holds an install until someone answers it; " +
+	"look at the phone, allow the install and run again"
+
+// withInstallHoldHint names Play Protect when the install's verdict never
+// came (the adb client's verdict deadline) on a link that still works.
+func (d *Device) withInstallHoldHint(err error) error {
+	var ce *canonical.Error
+	if !errors.As(err, &ce) || ce.Code != canonical.CodeDeviceUnavailable || d.lost.Load() != nil ||
+		!strings.Contains(ce.Message, "install verdict") {
+		return err
+	}
+	if ce.Hint == "" {
+		ce.Hint = playProtectHold
+	} else {
+		ce.Hint = playProtectHold + "; otherwise: " + ce.Hint
+	}
+	return err
+}

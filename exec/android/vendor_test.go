@@ -60,3 +60,18 @@ func TestInstallFailureHints(t *testing.T) {
 		}
 	}
 }
+
+// An install whose verdict never came, on a phone that still answers,
+// names Play Protect's prompt (the adb client's words for the deadline:
+// exec/android/adb dataError).
+func TestInstallHeldNamesPlayProtect(t *testing.T) {
+	p := newPhone()
+	p.installErr = canonical.NewError(canonical.CodeDeviceUnavailable, "reading the install verdict failed: emulator-5554 sent nothing for 5m0s").
+		WithHint("the device stopped answering; reconnect it")
+	_, err := openOn(context.Background(), testConfig(t), p, facts("h", lockNow))
+	ce, ok := canonical.AsError(err)
+	if !ok || !strings.HasPrefix(ce.Hint, "the phone answered but its package manager did not: a Google Play Protect prompt") ||
+		!strings.Contains(ce.Hint, "reconnect it") {
+		t.Fatalf("want the Play Protect hint first, the link's after: %v (hint %q)", err, ce.Hint)
+	}
+}
