@@ -47,6 +47,16 @@
 // are taps or long presses by duration. Every touch payload is kept byte
 // for byte (Touches) so tests can pin what flow sent.
 //
+// Platform behaviour the tests of issue 19 need (each with its AOSP source
+// beside the code): WRITE_EXTERNAL_STORAGE is a runtime grant on API ≤ 28
+// (install -g, pm grant; the media store refuses the helper without it);
+// toasts (ShowToast) arrive as TYPE_NOTIFICATION_STATE_CHANGED and the
+// helper shows Maestro's synthetic android.widget.Toast node for 3.5 s;
+// SystemUI emits events while the app is still (Options.SystemUIEvery),
+// which eventSeq counts and settle ignores; the first DOWN after a
+// transition waits on API 30+ (Options.DownWaitAfterTransition) and the
+// helper answers downWaitMs.
+//
 // Faults (Options.Faults) make the helper never ready, drop its connection
 // after N requests, or installs fail.
 package phone
