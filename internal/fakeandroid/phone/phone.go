@@ -128,7 +128,7 @@ type Phone struct {
 	// (the fake's package manager keeps them for the helper only).
 	helperGranted map[string]bool
 	// toastText and toastAt are the last toast and when it came
-	// (toast.go).
+	// (events.go).
 	toastText string
 	toastAt   time.Time
 	// downWait and transition model the DOWN delay (Options
