@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
@@ -187,8 +189,12 @@ type androidHost interface {
 type androidOpen struct {
 	Serial string
 	Helper helperapk.Helper // the helper APK to install
-	Clock  exec.Clock
-	Events exec.EventLog
+	// Command is the run's command line, for the device lock.
+	Command string
+	// ReadyTimeout bounds the helper's start (0: exec/android's 15 s).
+	ReadyTimeout time.Duration
+	Clock        exec.Clock
+	Events       exec.EventLog
 	// Warn prints what the user should know about a device's results
 	// (android.Config.Warn: an all-black screenshot).
 	Warn func(msg string)
@@ -232,6 +238,10 @@ func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	if err != nil {
 		return nil, canonical.Coded(err).With("adb", host.Addr())
 	}
+	ready, err := driverStartupTimeout(o.Env)
+	if err != nil {
+		return nil, err
+	}
 	// The helper given (--android-helper, FLOW_ANDROID_HELPER), else the
 	// one this binary embeds: a run needs neither an SDK nor a JDK.
 	helper, err := helperapk.Locate(helperapk.Source{APK: o.AndroidHelper, Getenv: o.Env.Getenv})
@@ -240,12 +250,36 @@ func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	}
 	warn := androidWarn(o.Env.Stderr)
 	return openAll(ctx, len(serials), func(i int) (exec.Device, error) {
-		d, err := host.Open(ctx, androidOpen{Serial: serials[i], Helper: helper, Clock: clocks[i], Events: logs[i], Warn: warn})
+		d, err := host.Open(ctx, androidOpen{Serial: serials[i], Helper: helper, Command: strings.Join(o.Env.Args, " "),
+			ReadyTimeout: ready, Clock: clocks[i], Events: logs[i], Warn: warn})
 		if err != nil {
 			return nil, namingSerial(err, serials[i])
 		}
 		return d, nil
 	})
+}
+
+// startupTimeoutVar is Maestro's variable for its driver's start-up wait,
+// in milliseconds (Maestro's AndroidDriver reads it as a Long of ms; users
+// set it to 120000 or 180000 on slow CI emulators). flow reads it for the
+// helper's ready wait so the same CI settings work.
+const startupTimeoutVar = "MAESTRO_DRIVER_STARTUP_TIMEOUT"
+
+// driverStartupTimeout is MAESTRO_DRIVER_STARTUP_TIMEOUT as a duration, 0
+// when unset. A value that is not a positive whole number of milliseconds
+// is refused rather than ignored: a CI that set it meant it.
+func driverStartupTimeout(env Env) (time.Duration, error) {
+	v := strings.TrimSpace(env.Var(startupTimeoutVar))
+	if v == "" {
+		return 0, nil
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || ms <= 0 || ms > int64(24*time.Hour/time.Millisecond) {
+		return 0, canonical.Errorf(canonical.CodeInvalidArgs, "%s=%q is not a number of milliseconds between 1 and 86400000", startupTimeoutVar, v).
+			With("variable", startupTimeoutVar).
+			WithHint("set it in milliseconds, as for Maestro (e.g. " + startupTimeoutVar + "=120000 for two minutes), or unset it for the default 15 s")
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // namingSerial makes sure a device error says which device it is about.

@@ -62,7 +62,8 @@ func (h *realADB) APILevel(ctx context.Context, serial string) (string, error) {
 }
 
 func (h *realADB) Open(ctx context.Context, o androidOpen) (exec.Device, error) {
-	d, err := android.Open(ctx, android.Config{Serial: o.Serial, ADB: h.c, HelperAPK: o.Helper.Path, HelperData: o.Helper.APK, Installs: h.installs, Warn: o.Warn})
+	d, err := android.Open(ctx, android.Config{Serial: o.Serial, ADB: h.c, HelperAPK: o.Helper.Path, HelperData: o.Helper.APK, Installs: h.installs,
+		Command: o.Command, ReadyTimeout: o.ReadyTimeout, Warn: o.Warn})
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,10 @@ type Env struct {
 	// IOSLink reaches real iPhones; nil is go-ios over usbmuxd (tests give
 	// a fake phone).
 	IOSLink ios.PhoneLink
+	// Args is the command line of this invocation (flow's own argv),
+	// named in an Android device's lock so a second run on the device
+	// can say which run holds it; nil names it "flow".
+	Args []string
 	// OnStep, when set, hears each step flow test finishes (flow mcp
 	// sends them to the client as progress).
 	OnStep func(flow string, step exec.StepResult, description string)

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -326,18 +325,24 @@ func (r *run) tapElement(ctx context.Context, f *found, t *canonical.Tap) error 
 }
 
 // tapAt taps p and, with retryIfNoChange, once more when the screen did
-// not change. Maestro tells from the hierarchy and, when that is equal,
-// from a screenshot taken before the tap. A device whose settled reads
-// carry a version tells from the versions too, and needs the screenshots
-// only when the screen shows content the version cannot see.
+// not change. "Did not change" is Maestro's decision on every device
+// (Maestro.kt hierarchyBasedTap): the settled hierarchy equals the one
+// before the tap, and then a screenshot does not differ from the one taken
+// before it by more than Maestro's threshold (screendiff.go).
+// A settled read's Version is not consulted: on a device it moves with
+// the tap itself (the touch's own accessibility events), so a static
+// element would be tapped once there and twice on sim (issue 19).
 func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, before Settled) error {
 	attempts := 1
 	if t.RetryIfNoChange {
 		attempts = 2
 	}
-	shots := before.Version == "" || before.Opaque
+	// Maestro also captures screenshots where no decision depends on
+	// them (without retries, after the last attempt); flow skips those
+	// captures, which changes no outcome. A failed capture only skips the
+	// comparison, as in Maestro.
 	var shotBefore []byte
-	if shots {
+	if attempts > 1 {
 		shotBefore, _ = r.dev.Screenshot(ctx)
 	}
 	for attempt := 0; attempt < attempts; attempt++ {
@@ -348,14 +353,11 @@ func (r *run) tapAt(ctx context.Context, p canonical.Point, t *canonical.Tap, be
 		if err != nil {
 			return err
 		}
-		if !equalTrees(before.Root, after.Root) || after.Version != before.Version {
+		if !equalTrees(before.Root, after.Root) || attempt == attempts-1 {
 			return nil
 		}
-		if !shots {
-			continue
-		}
 		shotAfter, _ := r.dev.Screenshot(ctx)
-		if !bytes.Equal(shotBefore, shotAfter) {
+		if screenChanged(shotBefore, shotAfter) {
 			return nil
 		}
 	}

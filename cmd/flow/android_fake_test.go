@@ -25,7 +25,9 @@ import (
 func fakeAndroid(t *testing.T) (*phone.Phone, *adbtest.Device, Env, string) {
 	t.Helper()
 	fs := adbd.NewMemFS()
-	p := phone.New(phone.Options{Files: fs})
+	// SystemUI emits events throughout, as on a phone (its status bar):
+	// nothing flow decides may wait on them or count them as a change.
+	p := phone.New(phone.Options{Files: fs, SystemUIEvery: 300 * time.Millisecond})
 	t.Cleanup(func() { p.Close() })
 	d := adbtest.Start(t, p, adbd.Options{Props: p.Props(), FS: fs})
 	apk := filepath.Join(t.TempDir(), "flow-helper.apk")

@@ -108,12 +108,14 @@ func newApp(env Env) *cli.App {
 // invoke runs one flow invocation as run does, but hands its error back
 // instead of printing it (flow mcp answers with it).
 func invoke(ctx context.Context, env Env, args []string) error {
+	env = withArgs(env, args)
 	app := newApp(env)
 	return app.RunContext(ctx, hoistArgs(app, args))
 }
 
 // run executes one flow invocation and returns the exit status.
 func run(ctx context.Context, env Env, args []string) int {
+	env = withArgs(env, args)
 	app := newApp(env)
 	err := app.RunContext(ctx, hoistArgs(app, args))
 	if ctx.Err() != nil {
@@ -146,6 +148,15 @@ func run(ctx context.Context, env Env, args []string) int {
 	ce := canonical.Coded(err)
 	renderError(env.Stderr, ce, wantsJSON(args))
 	return exitCode(ce.Code)
+}
+
+// withArgs gives env this invocation's command line unless it has one
+// (flow mcp passes its own): a device lock names the run by it.
+func withArgs(env Env, args []string) Env {
+	if env.Args == nil {
+		env.Args = append([]string(nil), args...)
+	}
+	return env
 }
 
 // commandName is "flow" and the command args run, for messages.

@@ -2,6 +2,8 @@ package android
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,13 +43,16 @@ type Config struct {
 	// again; nil gives the device its own.
 	Installs *InstallCache
 	// ReadyTimeout bounds the helper's start; 0 is 15 s (Maestro's bound
-	// for its driver).
+	// for its driver; MAESTRO_DRIVER_STARTUP_TIMEOUT sets it in flow too).
 	ReadyTimeout time.Duration
 	// Warn, when set, hears what the user should know about a result that
 	// is not an error: an all-black screenshot, which is how secure
 	// windows (FLAG_SECURE) are captured. Each warning is given once per
 	// device.
 	Warn func(msg string)
+	// Command is this run's command line, written into the device lock
+	// (lock.go) so that a second run on the device can name this one.
+	Command string
 }
 
 // Device is an Android phone or emulator driven through adb and the flow
@@ -64,6 +69,8 @@ type Device struct {
 	installed *InstallCache
 	model     string
 	sdk       int
+	// manufacturer is ro.product.manufacturer, for vendor hints.
+	manufacturer string
 
 	readyTimeout, quitWait             time.Duration
 	probeAfter, probeEvery, cleanupMax time.Duration
@@ -81,6 +88,14 @@ type Device struct {
 	recording     shellStream
 	recordingPath string
 	warnedBlack   bool
+
+	// owner is this run as the device lock names it; locked says the
+	// lock is held. alive and now are the host's process table and
+	// clock, replaced in tests.
+	owner  lockOwner
+	locked bool
+	alive  processAlive
+	now    func() time.Time
 }
 
 var (
@@ -93,8 +108,9 @@ var (
 	_ exec.Closer        = (*Device)(nil)
 )
 
-// Open checks the device is online and new enough, installs the helper
-// when it is missing or another build, and starts its session. Whatever
+// Open checks the device is online and new enough, takes the device's
+// lock (lock.go: one flow run per device), installs the helper when it
+// is missing or another build, and starts its session. Whatever
 // fails is DEVICE_UNAVAILABLE naming the serial, with a hint: a run never
 // starts on a device it could not fully open (ADR 0013: no shell mode).
 func Open(ctx context.Context, cfg Config) (*Device, error) {
@@ -105,10 +121,37 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 }
 
 func open(ctx context.Context, cfg Config, t transport) (*Device, error) {
+	return openOn(ctx, cfg, t, hostFacts{alive: processAliveOS, now: time.Now})
+}
+
+// hostFacts are what the device lock asks of the host: whether a process
+// lives, and the time. Tests give their own.
+type hostFacts struct {
+	alive processAlive
+	now   func() time.Time
+	// host (with pidNS) and pid replace os.Hostname, the pid namespace
+	// and os.Getpid when set.
+	host, pidNS string
+	pid         int
+}
+
+func openOn(ctx context.Context, cfg Config, t transport, h hostFacts) (*Device, error) {
 	d := &Device{cfg: cfg, serial: cfg.Serial, raw: t, installed: cfg.Installs,
 		readyTimeout: cfg.ReadyTimeout, quitWait: quitTimeout,
 		probeAfter: probeAfter, probeEvery: probeEvery, cleanupMax: cleanupTimeout}
 	d.t = watched{d}
+	d.alive, d.now = h.alive, h.now
+	var token [8]byte
+	if _, err := rand.Read(token[:]); err != nil {
+		return nil, canonical.Errorf(canonical.CodeInternal, "no randomness for the device lock: %v", err).Wrap(err)
+	}
+	d.owner = newOwner(cfg.Command, hex.EncodeToString(token[:]), d.now())
+	if h.host != "" {
+		d.owner.Host, d.owner.PIDNS = h.host, h.pidNS
+	}
+	if h.pid != 0 {
+		d.owner.PID = h.pid
+	}
 	if d.installed == nil {
 		d.installed = &InstallCache{}
 	}
@@ -123,9 +166,18 @@ func open(ctx context.Context, cfg Config, t transport) (*Device, error) {
 		return nil, err
 	}
 	d.sdk, _ = strconv.Atoi(strings.TrimSpace(sdk))
+	// Only hints depend on it: a device that does not answer keeps none.
+	if res, err := d.t.Shell(ctx, d.serial, "getprop", "ro.product.manufacturer"); err == nil && res.ExitCode == 0 {
+		d.manufacturer = strings.TrimSpace(string(res.Stdout))
+	}
 	if d.sdk != 0 && d.sdk < MinSDK {
 		return nil, d.unavailable("%s runs Android API %d; flow's helper needs API %d (Android 7) or newer", d.serial, d.sdk, MinSDK).
 			WithHint("use a newer emulator image or phone")
+	}
+	// The lock comes before the install: installing over a running
+	// helper kills it as surely as am instrument does.
+	if err := d.lock(ctx); err != nil {
+		return nil, err
 	}
 	if err := d.onHelper(ctx, true, func(context.Context, *helper) error { return nil }); err != nil {
 		d.Close(context.WithoutCancel(ctx))
@@ -636,6 +688,7 @@ func (d *Device) Close(ctx context.Context) error {
 	}
 	d.stopSession(d.sess)
 	d.sess = nil
+	d.unlock()
 	d.closed = true
 	return nil
 }

@@ -40,6 +40,14 @@ type scriptedPhone struct {
 	requests int
 	touches  []json.RawMessage
 	sockets  map[string]net.Listener
+	// lock is the target of /data/local/tmp/flow-helper.lock ("" = no
+	// link); helperPid is what pidof prints ("" = not running).
+	lock, helperPid string
+	// manufacturer answers getprop ro.product.manufacturer ("" = unset);
+	// refuseTouch makes every touch fail with refusal (a helper answer).
+	manufacturer, refuseTouch string
+	// installErr is what Install fails with (nil: it answers).
+	installErr error
 	// hang: the helper reads requests and never answers them; stalled:
 	// the link is open and silent (pings get no answer, the shell waits
 	// for ever); blockShell: only the shell waits for ever.
@@ -99,9 +107,36 @@ func (p *scriptedPhone) Shell(ctx context.Context, serial string, argv ...string
 		return shellResult{}, canonical.Interrupted(ctx.Err())
 	}
 	ok := func(out string) (shellResult, error) { return shellResult{Stdout: []byte(out)}, nil }
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	switch {
+	// toybox ln -s: symlink(2) fails with EEXIST when the link exists
+	// (toys/posix/ln.c perror_msg "cannot create symbolic link").
+	case len(argv) == 4 && argv[0] == "ln" && argv[1] == "-s" && argv[3] == lockPath:
+		if p.lock != "" {
+			return shellResult{Stderr: []byte("ln: cannot create symbolic link from '" + argv[2] + "' to '" + lockPath + "': File exists\n"), ExitCode: 1}, nil
+		}
+		p.lock = argv[2]
+		return ok("")
+	// toybox readlink: the target, or exit 1 and nothing for no link.
+	case line == "readlink "+lockPath:
+		if p.lock == "" {
+			return shellResult{ExitCode: 1}, nil
+		}
+		return ok(p.lock + "\n")
+	case line == "rm -f "+lockPath:
+		p.lock = ""
+		return ok("")
+	// toybox pidof: the pids, or exit 1 when none.
+	case line == "pidof dev.flow.helper":
+		if p.helperPid == "" {
+			return shellResult{ExitCode: 1}, nil
+		}
+		return ok(p.helperPid + "\n")
 	case line == "getprop ro.build.version.sdk":
 		return ok(p.sdk + "\n")
+	case line == "getprop ro.product.manufacturer":
+		return ok(p.manufacturer + "\n")
 	case line == "cmd package list packages --show-versioncode dev.flow.helper":
 		if p.version == "" {
 			return ok("")
@@ -133,6 +168,9 @@ func (p *scriptedPhone) Exec(ctx context.Context, serial string, argv ...string)
 func (p *scriptedPhone) Install(ctx context.Context, serial string, apk io.Reader, size int64, args ...string) (shellResult, error) {
 	p.record(append([]string{"install"}, args...))
 	b, _ := io.ReadAll(apk)
+	if p.installErr != nil {
+		return shellResult{}, p.installErr
+	}
 	if len(p.install) > 0 {
 		verdict := p.install[0]
 		p.install = p.install[1:]
@@ -264,6 +302,10 @@ func (p *scriptedPhone) serveHelper(l net.Listener, s *scriptedStream) {
 		case "hierarchy", "settle":
 			res = `"xml":"<hierarchy rotation=\"0\"><node index=\"0\" text=\"Log in\" resource-id=\"\" class=\"android.widget.Button\" package=\"com.example.shop\" content-desc=\"\" checkable=\"false\" checked=\"false\" clickable=\"true\" enabled=\"true\" focusable=\"true\" focused=\"false\" scrollable=\"false\" long-clickable=\"false\" password=\"false\" selected=\"false\" visible-to-user=\"true\" bounds=\"[0,0][1080,200]\" hintText=\"\"/></hierarchy>","nodes":1,"truncated":false,"eventSeq":"7","still":true,"opaque":false`
 		case "touch":
+			if p.refuseTouch != "" {
+				fmt.Fprintf(c, "{\"id\":%d,%s}\n", id, p.refuseTouch)
+				continue
+			}
 			res = `"injectedEvents":3,"elapsedMs":50,"lateMs":0`
 		case "permissions":
 			res = `"requested":["android.permission.CAMERA","android.permission.INTERNET"]`

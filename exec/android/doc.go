@@ -39,6 +39,13 @@
 // opening the device is DEVICE_UNAVAILABLE naming the cause and how to stop
 // the other automation.
 //
+// One flow process per device: `am instrument` force-stops a running
+// helper, so a run takes the device's lock (lock.go, a symbolic link
+// under /data/local/tmp naming the run) before it installs or starts
+// anything, and a second run, or a one-off command, on a busy device is
+// refused with DEVICE_UNAVAILABLE naming the first. Locks of runs that
+// are gone are taken over.
+//
 // A link that stays open and stops answering (a wedged USB link, a frozen
 // emulator) is found by link.go: while an operation is silent, the device
 // is pinged, and one that does not answer within adb's 10 s is lost

@@ -141,10 +141,42 @@ func parseVersionCode(out, pkg string) (int64, bool) {
 	return 0, false
 }
 
+// storagePermission is the helper's runtime permission up to API 28
+// (helper-apk manifest: WRITE_EXTERNAL_STORAGE, maxSdkVersion 28): a
+// "dangerous" permission since API 23, so installing does not grant it,
+// and without it the media store refuses addMedia (MediaProvider's write
+// permission below API 29).
+const storagePermission = "android.permission.WRITE_EXTERNAL_STORAGE"
+
+// needsStorageGrant says the device's API level asks for the runtime
+// grant (24–28; API 29+ keeps media inserts free of it).
+func (d *Device) needsStorageGrant() bool { return d.sdk != 0 && d.sdk <= 28 }
+
+// installArgs are pm install's options: replace, and on API ≤ 28 grant the
+// runtime permissions at install time (-g).
+func (d *Device) installArgs() []string {
+	if d.needsStorageGrant() {
+		return []string{"-r", "-g"}
+	}
+	return []string{"-r"}
+}
+
+// grantStorage grants the storage permission on API ≤ 28. The install's
+// -g covers a fresh install; this covers a helper that was installed
+// without it (an older flow, by hand) or whose grant was revoked. A
+// refusal only costs addMedia, whose error then says how to grant it.
+func (d *Device) grantStorage(ctx context.Context) error {
+	if !d.needsStorageGrant() {
+		return nil
+	}
+	_, err := d.t.Shell(ctx, d.serial, "pm", "grant", helperPackage, storagePermission)
+	return err
+}
+
 func (d *Device) installHelper(ctx context.Context, apk []byte) error {
-	res, err := d.t.Install(ctx, d.serial, bytes.NewReader(apk), int64(len(apk)), "-r")
+	res, err := d.t.Install(ctx, d.serial, bytes.NewReader(apk), int64(len(apk)), d.installArgs()...)
 	if err != nil {
-		return err
+		return d.withInstallHoldHint(err)
 	}
 	if installed(res) {
 		return nil
@@ -155,7 +187,7 @@ func (d *Device) installHelper(ctx context.Context, apk []byte) error {
 		if _, err := d.t.Shell(ctx, d.serial, "pm", "uninstall", helperPackage); err != nil {
 			return err
 		}
-		if res, err = d.t.Install(ctx, d.serial, bytes.NewReader(apk), int64(len(apk)), "-r"); err != nil {
+		if res, err = d.t.Install(ctx, d.serial, bytes.NewReader(apk), int64(len(apk)), d.installArgs()...); err != nil {
 			return err
 		}
 		if installed(res) {
@@ -164,7 +196,7 @@ func (d *Device) installHelper(ctx context.Context, apk []byte) error {
 	}
 	return d.unavailable("the flow helper does not install on %s: %s", d.serial, clipOutput(res)).
 		With("exitCode", res.ExitCode).
-		WithHint("check the device's free space and that installing over USB is allowed (Developer options); " + helperMissingHint)
+		WithHint(installHint(string(res.Stdout) + string(res.Stderr)))
 }
 
 func installed(res shellResult) bool {

@@ -93,6 +93,9 @@ func (d *Device) startSession(ctx context.Context) (*session, error) {
 	if err := d.ensureHelper(ctx); err != nil {
 		return nil, err
 	}
+	if err := d.grantStorage(ctx); err != nil {
+		return nil, err
+	}
 	// Maestro's step for setLocation's test provider; a device without
 	// appops (or one that refuses) only loses mock locations.
 	if _, err := d.t.Shell(ctx, d.serial, "appops", "set", helperPackage, "android:mock_location", "allow"); err != nil {
@@ -297,7 +300,7 @@ func (d *Device) onHelper(ctx context.Context, retry bool, fn func(ctx context.C
 		d.stopSession(d.sess)
 		d.sess = nil
 	}
-	return err
+	return d.withInjectionHint(err)
 }
 
 // onSession is onHelper on a watched link.

@@ -56,10 +56,22 @@ func (p *Phone) run(ctx context.Context, argv []string, stdin io.Reader, stdout,
 	case "rm":
 		for _, a := range argv[1:] {
 			if !strings.HasPrefix(a, "-") {
-				_ = p.files.Remove(a)
+				p.mu.Lock()
+				_, link := p.links[a]
+				delete(p.links, a)
+				p.mu.Unlock()
+				if !link {
+					_ = p.files.Remove(a)
+				}
 			}
 		}
 		return 0
+	case "ln":
+		return p.ln(argv[1:], stderr)
+	case "readlink":
+		return p.readlink(argv[1:], stdout, stderr)
+	case "pidof":
+		return p.pidof(argv[1:], stdout)
 	default:
 		fmt.Fprintln(stderr, reply("sh-not-found", "cmd", argv[0]))
 		return 127
@@ -325,6 +337,7 @@ func (p *Phone) amStart(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		p.setFront(owner)
 		p.bump()
+		p.transitioned()
 		return p.started(in, in.component, stdout)
 	}
 	fmt.Fprintln(stderr, reply("am-start-unresolved", "intent", in.String()))
@@ -353,6 +366,7 @@ func (p *Phone) startComponent(ctx context.Context, in intent, stdout, stderr io
 	}
 	p.setFront(pkg)
 	p.bump()
+	p.transitioned()
 	return p.started(in, in.component, stdout)
 }
 

@@ -39,7 +39,11 @@
 // localabstract:NAME for a flow-helper-v1 server (helper-apk/PROTOCOL.md)
 // backed by sim, prints the ready block and keeps the stream open until the
 // helper quits or is stopped. If the host closes that stream first, the
-// helper keeps serving until quit or am force-stop dev.flow.helper.
+// helper keeps serving until quit or am force-stop dev.flow.helper. A
+// second am instrument force-stops a running helper first, as AOSP's
+// ActivityManagerService.startInstrumentation does, so two flow runs on
+// one phone break each other unless flow's device lock keeps the second
+// out; ln -s, readlink, rm and pidof are modelled for that lock.
 //
 // UiAutomation is one per phone and bound to the am process that started
 // the helper (uiautomation.go): with Options.UiAutomationHeldBy (or
@@ -54,6 +58,16 @@
 // them on sim with their samples unchanged; stationary one-contact plans
 // are taps or long presses by duration. Every touch payload is kept byte
 // for byte (Touches) so tests can pin what flow sent.
+//
+// Platform behaviour the tests of issue 19 need (each with its AOSP source
+// beside the code): WRITE_EXTERNAL_STORAGE is a runtime grant on API ≤ 28
+// (install -g, pm grant; the media store refuses the helper without it);
+// toasts (ShowToast) arrive as TYPE_NOTIFICATION_STATE_CHANGED and the
+// helper shows Maestro's synthetic android.widget.Toast node for 3.5 s;
+// SystemUI emits events while the app is still (Options.SystemUIEvery),
+// which eventSeq counts and settle ignores; the first DOWN after a
+// transition waits on API 30+ (Options.DownWaitAfterTransition) and the
+// helper answers downWaitMs.
 //
 // Faults (Options.Faults) make the helper never ready, drop its connection
 // after N requests, or installs fail.

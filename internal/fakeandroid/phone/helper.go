@@ -232,6 +232,7 @@ func (s *session) do(ctx context.Context, req request, r *bufio.Reader) (respons
 			"display": response{"w": int(vp.Width), "h": int(vp.Height), "rotation": 0, "density": density}}, nil, nil
 	case "hierarchy":
 		res, err := p.hierarchy(ctx, f)
+		delete(res, appSeqKey)
 		return res, nil, err
 	case "settle":
 		res, err := p.settle(ctx, f)
@@ -256,6 +257,7 @@ func (s *session) do(ctx context.Context, req request, r *bufio.Reader) (respons
 			err = p.dev.PressKey(ctx, exec.Key{AndroidCode: int(code)})
 		}
 		p.bump()
+		p.transitioned()
 		return response{}, nil, err
 	case "text":
 		text, err := f.str("text")
@@ -407,6 +409,7 @@ func (p *Phone) launch(ctx context.Context, f fields) (response, []byte, error) 
 	}
 	p.setFront(pkg)
 	p.bump()
+	p.transitioned()
 	return response{}, nil, nil
 }
 
@@ -469,6 +472,15 @@ func (p *Phone) media(ctx context.Context, f fields, r *bufio.Reader) (response,
 	if !ok {
 		return nil, nil, invalid("media type %q is not one of jpg, jpeg, png, gif, mp4", ext)
 	}
+	// Below API 29 the media store's provider enforces the caller's
+	// WRITE_EXTERNAL_STORAGE (AOSP ContentProvider.enforceWritePermission
+	// throws SecurityException "Permission Denial: …"); the Java helper
+	// answers that as COMMAND_FAILED with a hint (Media.java).
+	if p.storageDenied() {
+		return nil, nil, &opError{code: "COMMAND_FAILED",
+			message: "the media store refused " + name + "." + ext + ": " + reply("media-permission-denial", "uri", "content://media/external/"+kind+"/media"),
+			hint:    "below Android 10 the helper needs storage access: adb shell pm grant dev.flow.helper android.permission.WRITE_EXTERNAL_STORAGE"}
+	}
 	if err := p.dev.AddMedia(ctx, []string{name + "." + ext}); err != nil {
 		return nil, nil, err
 	}
@@ -526,6 +538,10 @@ func (f fields) number(name string) (float64, error) {
 	return x, nil
 }
 
+// appSeqKey carries the app's own event count from hierarchy to settle;
+// it never goes on the wire.
+const appSeqKey = "\x00appSeq"
+
 // hierarchy reads the screen as Maestro's XML.
 func (p *Phone) hierarchy(ctx context.Context, f fields) (response, error) {
 	maxNodes, err := f.optInt("maxNodes", 5000)
@@ -543,15 +559,17 @@ func (p *Phone) hierarchy(ctx context.Context, f fields) (response, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := writeXML(root, p.frontPackage(root), int(maxNodes), int(maxDepth))
+	x := writeXML(root, p.frontPackage(root), int(maxNodes), int(maxDepth), p.toast())
 	p.mu.Lock()
 	if x.xml != p.lastXML {
 		p.lastXML = x.xml
 		p.eventSeq++
 	}
-	seq := p.eventSeq
+	// eventSeq counts every event the helper saw, SystemUI's too
+	// (PROTOCOL.md); appSeq, the front app's alone, is what settle waits on.
+	seq, app := p.eventSeq+p.systemUIEvents(), p.eventSeq
 	p.mu.Unlock()
-	return response{"xml": x.xml, "nodes": x.nodes, "truncated": x.truncated, "eventSeq": strconv.FormatUint(seq, 10)}, nil
+	return response{"xml": x.xml, "nodes": x.nodes, "truncated": x.truncated, "eventSeq": strconv.FormatUint(seq, 10), appSeqKey: app}, nil
 }
 
 // settle waits until the screen stayed the same for quietMs, or timeoutMs
@@ -588,7 +606,9 @@ func (p *Phone) settle(ctx context.Context, f fields) (response, error) {
 		if err != nil {
 			return nil, err
 		}
-		same := next["eventSeq"] == first["eventSeq"]
+		// Only the app's events break the quiet window: SystemUI's clock
+		// and icons never stop (Maestro waits per app).
+		same := next[appSeqKey] == first[appSeqKey]
 		first = next
 		if same && wait == time.Duration(quiet)*time.Millisecond {
 			still = true
@@ -596,5 +616,6 @@ func (p *Phone) settle(ctx context.Context, f fields) (response, error) {
 		}
 	}
 	first["still"], first["opaque"] = still, false
+	delete(first, appSeqKey)
 	return first, nil
 }

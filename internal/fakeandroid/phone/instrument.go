@@ -46,6 +46,11 @@ func (s *session) stop() {
 		if s.p.sessions[s.name] == s {
 			delete(s.p.sessions, s.name)
 		}
+		if len(s.p.sessions) == 0 {
+			// The instrumentation was the helper process's only reason to
+			// run: its process is gone with it.
+			s.p.helperPid = 0
+		}
 		s.p.mu.Unlock()
 	})
 }
@@ -115,17 +120,21 @@ func (p *Phone) instrument(ctx context.Context, args []string, stdout, stderr io
 		}
 		return 0
 	}
+	// AOSP ActivityManagerService.startInstrumentation force-stops the
+	// target package before it starts the instrumentation
+	// (forceStopPackageLocked(ii.targetPackage, …, "start instr")): a
+	// helper that is already running, whoever started it and whatever
+	// socket it serves, is killed, and its am instrument stream ends.
+	p.stopHelper()
 	if p.uiAutomationHolder() != "" {
 		return p.uiAutomationBusy(wait, stdout)
 	}
 	s := &session{p: p, name: name, done: make(chan struct{}), amKilled: make(chan struct{})}
 	p.mu.Lock()
-	old := p.sessions[name]
 	p.sessions[name] = s
+	p.pids++
+	p.helperPid = p.pids
 	p.mu.Unlock()
-	if old != nil {
-		old.stop()
-	}
 	if !wait {
 		return 0
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -116,7 +117,11 @@ func (p *Phone) resolveActivity(args []string, stdout io.Writer) int {
 func (p *Phone) install(args []string, stdin io.Reader, stdout io.Writer) int {
 	var apk []byte
 	size := -1
+	grantAll := false
 	for i := 0; i < len(args); i++ {
+		if args[i] == "-g" {
+			grantAll = true
+		}
 		if args[i] == "-S" && i+1 < len(args) {
 			n, err := strconv.Atoi(args[i+1])
 			if err != nil || n < 0 {
@@ -163,6 +168,14 @@ func (p *Phone) install(args []string, stdin io.Reader, stdout io.Writer) int {
 	p.mu.Lock()
 	p.helper = apk
 	p.installs = append(p.installs, in)
+	// Runtime grants survive an update and are given at install time by
+	// -g ("grant all runtime permissions", AOSP PackageManagerShellCommand
+	// makeInstallParams: INSTALL_GRANT_RUNTIME_PERMISSIONS).
+	if grantAll {
+		for _, perm := range p.helperRuntime() {
+			p.helperGranted[perm] = true
+		}
+	}
 	p.mu.Unlock()
 	if p.log != nil {
 		fmt.Fprintf(p.log, "fakeandroid: installed %s: %d bytes, sha256 %s\n", HelperPackage, in.Size, in.SHA256)
@@ -179,6 +192,8 @@ func (p *Phone) uninstall(pkg string, stdout, stderr io.Writer) int {
 	p.stopHelper()
 	p.mu.Lock()
 	p.helper = nil
+	// An uninstall drops the package's permission state with it.
+	p.helperGranted = map[string]bool{}
 	// A fresh install after an uninstall has nothing to be incompatible with.
 	p.faults.IncompatibleUpdate = false
 	p.mu.Unlock()
@@ -223,6 +238,34 @@ func (p *Phone) grant(verb string, args []string, stderr io.Writer) int {
 	}
 	p.mu.Lock()
 	p.grants = append(p.grants, Grant{Verb: verb, Package: pos[0], Permission: pos[1]})
+	if pos[0] == HelperPackage && slices.Contains(p.helperRuntime(), pos[1]) {
+		p.helperGranted[pos[1]] = verb == "grant"
+	}
 	p.mu.Unlock()
 	return 0
+}
+
+// storagePermission is the helper's one runtime permission, requested up
+// to API 28 (helper-apk manifest: WRITE_EXTERNAL_STORAGE maxSdkVersion 28).
+// It is "dangerous" (a runtime permission) from API 23, so installing does
+// not grant it (developer.android.com Manifest.permission
+// WRITE_EXTERNAL_STORAGE; AOSP PermissionManagerService).
+const storagePermission = "android.permission.WRITE_EXTERNAL_STORAGE"
+
+// helperRuntime are the runtime permissions the helper requests on this
+// phone's API level. The caller holds p.mu or needs no lock (props are
+// fixed at New).
+func (p *Phone) helperRuntime() []string {
+	if sdk, _ := strconv.Atoi(p.props["ro.build.version.sdk"]); sdk <= 28 {
+		return []string{storagePermission}
+	}
+	return nil
+}
+
+// storageDenied says the helper would be refused a media store write:
+// below API 29 MediaProvider checks WRITE_EXTERNAL_STORAGE.
+func (p *Phone) storageDenied() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.helperRuntime()) > 0 && !p.helperGranted[storagePermission]
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/sim"
@@ -50,6 +51,24 @@ type Options struct {
 	// the phone: the fake cannot read an APK, so the test says what its
 	// manifest.json says. Zero means 1.
 	HelperVersionCode int
+	// SystemUIEvery, when set, has SystemUI emit an accessibility event
+	// that often (the status bar's clock, battery and signal icons,
+	// notifications), whatever the app does: on a phone the event stream
+	// never goes quiet, and the helper's settle must wait for the app's
+	// events only (issue 19 M8; Maestro waits per app,
+	// waitForWindowUpdate(appId, …)).
+	SystemUIEvery time.Duration
+	// DownWaitAfterTransition, when set, is how long the first DOWN the
+	// helper injects after a window transition (an app launched, a key
+	// such as BACK) waits on API 30+ before it is dispatched: since
+	// Android 11 UiAutomationConnection.injectInputEvent goes through
+	// WindowManagerService.injectInputAfterTransactionsApplied, whose
+	// syncInputTransactions waits for window animations to finish (up
+	// to 5 s; 300–500 ms after a transition on a phone). The helper
+	// re-anchors its schedule on the DOWN's return (issue 19 M2), so the
+	// gesture keeps its timing and the touch answer reports the wait as
+	// downWaitMs.
+	DownWaitAfterTransition time.Duration
 	// HelperAPK, when set, is installed before the phone starts.
 	HelperAPK []byte
 	// Log, when set, receives one line per install: the size and sha256
@@ -116,6 +135,26 @@ type Phone struct {
 	front      string // the package last brought to the front
 	closed     bool
 	uiHolder   string // the package holding UiAutomation besides the helper
+	// helperGranted are the runtime permissions granted to the helper
+	// (the fake's package manager keeps them for the helper only).
+	helperGranted map[string]bool
+	// toastText and toastAt are the last toast and when it came
+	// (events.go).
+	toastText string
+	toastAt   time.Time
+	// downWait and transition model the DOWN delay (Options
+	// DownWaitAfterTransition): transition is set by a launch, an am start
+	// or a key, and taken by the next touch.
+	downWait   time.Duration
+	transition bool
+	// systemUIEvery and born time SystemUI's events (systemUIEvents).
+	systemUIEvery time.Duration
+	born          time.Time
+	// links are the symbolic links ln -s made: path -> target.
+	links map[string]string
+	// helperPid is the helper process's pid while it runs (0: not
+	// running); pids counts up as the kernel's do.
+	helperPid, pids int
 }
 
 // Install is one APK the package manager took: its size and sha256 (hex).
@@ -143,18 +182,24 @@ func New(o Options) *Phone {
 		clock = exec.WallClock{}
 	}
 	p := &Phone{
-		dev:       sim.New(sim.Options{Platform: "android", Clock: clock, Events: o.Events, Apps: o.Apps}),
-		clock:     clock,
-		files:     o.Files,
-		props:     defaultProps(),
-		perms:     o.Permissions,
-		faults:    o.Faults,
-		log:       o.Log,
-		helper:    o.HelperAPK,
-		versionCd: max(o.HelperVersionCode, 1),
-		models:    models(o.Apps),
-		sessions:  map[string]*session{},
-		uiHolder:  o.UiAutomationHeldBy,
+		dev:           sim.New(sim.Options{Platform: "android", Clock: clock, Events: o.Events, Apps: o.Apps}),
+		clock:         clock,
+		files:         o.Files,
+		props:         defaultProps(),
+		perms:         o.Permissions,
+		faults:        o.Faults,
+		log:           o.Log,
+		helper:        o.HelperAPK,
+		versionCd:     max(o.HelperVersionCode, 1),
+		models:        models(o.Apps),
+		sessions:      map[string]*session{},
+		uiHolder:      o.UiAutomationHeldBy,
+		links:         map[string]string{},
+		helperGranted: map[string]bool{},
+		systemUIEvery: o.SystemUIEvery,
+		downWait:      o.DownWaitAfterTransition,
+		born:          clock.Now(),
+		pids:          4000,
 	}
 	for _, m := range p.models {
 		p.apps = append(p.apps, m.AppID)

@@ -182,6 +182,15 @@ func (p *Phone) touch(ctx context.Context, raw json.RawMessage) (response, error
 			hint: "another app may own the screen (a system dialog, a pinned app); look at the device and retry"}
 	}
 	start := time.Now()
+	// The DOWN of the first touch after a transition waits (API 30+);
+	// the helper re-anchors the rest of the schedule on its return, so
+	// the gesture itself runs as planned, only later.
+	wait := p.takeDownWait()
+	if wait > 0 {
+		if err := p.clock.Sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case stationary(plan) && plan.DurationMs < longPressTimeoutMs:
 		err = p.dev.Tap(ctx, plan.Start())
@@ -200,9 +209,10 @@ func (p *Phone) touch(ctx context.Context, raw json.RawMessage) (response, error
 	if len(plan.Pointers) == 2 {
 		events += 2
 	}
-	// sim runs no window animations, so its DOWN never waits for them
-	// (helper-apk TouchInjector: downWaitMs).
-	return response{"injectedEvents": events, "elapsedMs": time.Since(start).Milliseconds(), "lateMs": 0, "downWaitMs": 0}, nil
+	// downWaitMs: how long the first DOWN waited for window animations
+	// before the schedule was re-anchored (helper-apk TouchInjector, issue
+	// 19 M2); 0 unless Options.DownWaitAfterTransition delays it.
+	return response{"injectedEvents": events, "elapsedMs": time.Since(start).Milliseconds(), "lateMs": 0, "downWaitMs": wait.Milliseconds()}, nil
 }
 
 // longPressTimeoutMs is Android's ViewConfiguration long-press timeout, the

@@ -30,11 +30,26 @@ type xmlWriter struct {
 	truncated bool
 }
 
-// writeXML serializes a sim hierarchy whose root is the app window.
-func writeXML(root *exec.Node, pkg string, maxNodes, maxDepth int) xmlResult {
+// toastClass is the class name of Maestro's synthetic toast node
+// (android.widget.Toast, ToastAccessibilityListener.kt).
+const toastClass = "android.widget.Toast"
+
+// writeXML serializes a sim hierarchy whose root is the app window, and,
+// when toast is not empty, the synthetic toast node after it.
+func writeXML(root *exec.Node, pkg string, maxNodes, maxDepth int, toast string) xmlResult {
 	w := &xmlWriter{pkg: pkg, maxNodes: maxNodes, maxDepth: maxDepth}
 	w.b.WriteString("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n<hierarchy rotation=\"0\">\n")
 	w.node(root, 0, 1)
+	if toast != "" {
+		// A toast is not a window, so no window root holds it: Maestro's
+		// listener builds a node from the TYPE_NOTIFICATION_STATE_CHANGED
+		// event (text, class android.widget.Toast, empty id and package,
+		// visible, not clickable) and the dump adds it after the roots.
+		// Nothing sets its bounds, so they are empty: [0,0][0,0] after
+		// ViewHierarchy.getVisibleBoundsInScreen.
+		w.pkg = ""
+		w.node(&exec.Node{Text: toast, Class: toastClass, Enabled: true, Bounds: &exec.Rect{}}, 0, 1)
+	}
 	w.b.WriteString("</hierarchy>\n")
 	return xmlResult{xml: w.b.String(), nodes: w.nodes, truncated: w.truncated}
 }
