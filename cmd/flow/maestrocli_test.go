@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -180,5 +182,44 @@ func TestMaestroDeviceIDs(t *testing.T) {
 		if err != nil || got.device != c.want || strings.Join(got.list, ",") != strings.Join(c.list, ",") || (len(got.warnings) > 0) != c.warn {
 			t.Errorf("--device %q (set %v) -p %q: got %+v, %v; want %s %v warn=%v", c.device, c.set, c.platform, got, err, c.want, c.list, c.warn)
 		}
+	}
+}
+
+// TestCheckTakesTestSelection: flow check selects the flows flow test
+// would run: --config's flows, --include-tags and --exclude-tags, and
+// checks those only; -p before the command is its --platform.
+func TestCheckTakesTestSelection(t *testing.T) {
+	t.Parallel()
+	ws := maestroWorkspace(t)
+	cases := []struct {
+		args  []string
+		flows []string
+	}{
+		{[]string{"check", "--json", ws}, []string{"fail.yaml", "pass.yaml"}},
+		{[]string{"check", "--json", "--config", filepath.Join(ws, "passing.yaml"), ws}, []string{"pass.yaml"}},
+		{[]string{"check", "--json", ws, "--include-tags", "smoke"}, []string{"pass.yaml"}},
+		{[]string{"check", "--json", "--exclude-tags=smoke", ws}, []string{"fail.yaml"}},
+		{[]string{"-p", "ios", "check", "--json", "--include-tags", "slow,smoke", ws}, []string{"fail.yaml", "pass.yaml"}},
+	}
+	for _, c := range cases {
+		r := runFlow(t, "", c.args...)
+		var doc struct {
+			Flows []string
+			Files int
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &doc) != nil {
+			t.Fatalf("flow %v:\n%s", c.args, r)
+		}
+		var got []string
+		for _, f := range doc.Flows {
+			got = append(got, filepath.Base(f))
+		}
+		sort.Strings(got)
+		if strings.Join(got, ",") != strings.Join(c.flows, ",") || doc.Files != len(c.flows) {
+			t.Errorf("flow %v: selected %v, checked %d files; want %v checked\n%s", c.args, got, doc.Files, c.flows, r)
+		}
+	}
+	if r := runFlow(t, "", "check", "--include-tags", "nothing", ws); r.code != 2 || !strings.Contains(r.stdout+r.stderr, "no flows left after the tag filter") {
+		t.Errorf("a tag no flow has leaves nothing to check, as flow test says:\n%s", r)
 	}
 }
