@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,6 +24,7 @@ import (
 // being edited, is shown and waited past: only a stop ends the mode.
 func runContinuous(c *cli.Context, env Env, o testOptions) error {
 	ctx := c.Context
+	enter := enterPresses(env.Stdin)
 	for {
 		watch := watchFiles(c, env, o)
 		before := fswatch.Take(watch)
@@ -32,14 +36,53 @@ func runContinuous(c *cli.Context, env Env, o testOptions) error {
 		if err != nil && !errors.As(err, &done) {
 			renderError(env.Stderr, canonical.Coded(err), false)
 		}
-		fmt.Fprintf(env.Stdout, "\nwatching %s for changes (Ctrl-C to stop)\n", strings.Join(watch, ", "))
-		changed, werr := fswatch.Wait(ctx, before, 0)
-		if werr != nil {
+		fmt.Fprintf(env.Stdout, "\nwatching %s for changes; press ENTER to run again (Ctrl-C to stop)\n", strings.Join(watch, ", "))
+		wctx, stop := context.WithCancel(ctx)
+		pressed := make(chan bool, 1)
+		go func() {
+			select {
+			case <-enter:
+				pressed <- true
+				stop()
+			case <-wctx.Done():
+				pressed <- false
+			}
+		}()
+		changed, werr := fswatch.Wait(wctx, before, 0)
+		stop()
+		byEnter := <-pressed
+		switch {
+		case ctx.Err() != nil:
 			return canonical.NewError(canonical.CodeInterrupted, "continuous run stopped").
-				WithHint("the last run's result is above").Wrap(werr)
+				WithHint("the last run's result is above").Wrap(ctx.Err())
+		case werr != nil && byEnter:
+			fmt.Fprint(env.Stdout, "\nENTER: running again\n\n")
+		case werr != nil:
+			return werr
+		default:
+			fmt.Fprintf(env.Stdout, "\n%s changed: running again\n\n", strings.Join(changed, ", "))
 		}
-		fmt.Fprintf(env.Stdout, "\n%s changed: running again\n\n", strings.Join(changed, ", "))
 	}
+}
+
+// enterPresses delivers a value for each line read from stdin: Maestro's
+// continuous mode restarts the flow on ENTER, changed or not. The reader
+// ends with stdin (EOF, or the process's end).
+func enterPresses(stdin io.Reader) <-chan struct{} {
+	ch := make(chan struct{}, 1)
+	if stdin == nil {
+		return ch
+	}
+	go func() {
+		sc := bufio.NewScanner(stdin)
+		for sc.Scan() {
+			select {
+			case ch <- struct{}{}:
+			default: // one restart pending is enough
+			}
+		}
+	}()
+	return ch
 }
 
 // watchFiles are the flow file and every flow it runs, as far as they

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,9 @@ func TestContinuousRerunsOnSave(t *testing.T) {
 	write(main, "appId: com.example.shop\n---\n- launchApp\n- runFlow: sub.yaml\n")
 	write(sub, "appId: com.example.shop\n---\n- assertVisible: Shop\n")
 	var out, errb syncBuffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	keys, typing := io.Pipe()
+	defer typing.Close()
+	env := Env{Stdin: keys, Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)
@@ -54,19 +57,28 @@ func TestContinuousRerunsOnSave(t *testing.T) {
 	if o := out.String(); !strings.Contains(o, "1 passed, 0 failed") || !strings.Contains(o, "watching "+main+", "+sub) {
 		t.Fatalf("the first run passes and watches the flow and its subflow:\n%s", o)
 	}
+	// ENTER runs it again, changed or not (Maestro's "Press [ENTER] to
+	// restart the Flow").
+	if _, err := typing.Write([]byte("\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitOutput(t, "the rerun after ENTER", &out, &errb, limit, watching(2))
+	if o := out.String(); !strings.Contains(o, "ENTER: running again") || strings.Count(o, "1 passed, 0 failed") != 2 {
+		t.Fatalf("ENTER reruns the flow:\n%s", o)
+	}
 	write(sub, "appId: com.example.shop\n---\n- assertVisible: Nothing like this\n")
-	waitOutput(t, "the rerun after the subflow's save", &out, &errb, limit, watching(2))
+	waitOutput(t, "the rerun after the subflow's save", &out, &errb, limit, watching(3))
 	if o := out.String(); !strings.Contains(o, sub+" changed: running again") || !strings.Contains(o, "0 passed, 1 failed") {
 		t.Fatalf("the save reruns the flow, which fails now:\n%s", o)
 	}
 	write(main, "appId: com.example.shop\n---\n- launchApp: [\n")
-	waitOutput(t, "the run of a flow that does not load", &out, &errb, limit, watching(3))
-	if o := out.String(); !strings.Contains(o, "INVALID_ARGS: invalid YAML") || !strings.HasSuffix(strings.TrimSpace(o), "watching "+main+" for changes (Ctrl-C to stop)") {
+	waitOutput(t, "the run of a flow that does not load", &out, &errb, limit, watching(4))
+	if o := out.String(); !strings.Contains(o, "INVALID_ARGS: invalid YAML") || !strings.HasSuffix(strings.TrimSpace(o), "watching "+main+" for changes; press ENTER to run again (Ctrl-C to stop)") {
 		t.Fatalf("a flow that does not load is shown, and the file is watched still:\n%s\n%s", o, errb.String())
 	}
 	write(main, "appId: com.example.shop\n---\n- launchApp\n")
-	waitOutput(t, "the run of the mended flow", &out, &errb, limit, watching(4))
-	if o := out.String(); strings.Count(o, "1 passed, 0 failed") != 2 {
+	waitOutput(t, "the run of the mended flow", &out, &errb, limit, watching(5))
+	if o := out.String(); strings.Count(o, "1 passed, 0 failed") != 3 {
 		t.Fatalf("the mended flow passes again:\n%s", o)
 	}
 	select {
