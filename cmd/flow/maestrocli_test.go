@@ -176,6 +176,8 @@ func TestMaestroDeviceIDs(t *testing.T) {
 		{"chromium", true, "", "web", nil, false},
 		{"emulator-5554, emulator-5556", true, "", "android:emulator-5554", []string{"android:emulator-5554", "android:emulator-5556"}, false},
 		{"android:a", true, "ios", "android:a", nil, true},
+		{"simulator", true, "", "simulator", nil, false}, // no serial: flow's unknown-device error
+		{"pixel", true, "android", "android:pixel", nil, false},
 	}
 	for _, c := range cases {
 		got, err := chooseDevice(c.device, c.set, c.platform)

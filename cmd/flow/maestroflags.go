@@ -157,8 +157,8 @@ type deviceChoice struct {
 // means them (App.kt: a device ID, or a comma list of them; a platform
 // to pick a device of) in flow's terms. A Maestro ID becomes
 // android:SERIAL or ios:UDID: with -p that says which, without it a UDID's
-// shape says iOS and anything else is an adb serial ("chromium", Maestro's
-// web device ID, is web). Without --device, -p picks flow's device of that
+// shape says iOS and anything else with a digit is an adb serial
+// ("chromium", Maestro's web device ID, is web). Without --device, -p picks flow's device of that
 // platform; with --device sim it picks the simulated platform.
 func chooseDevice(device string, deviceSet bool, platform string) (deviceChoice, error) {
 	platform = strings.ToLower(strings.TrimSpace(platform))
@@ -224,6 +224,11 @@ func fromMaestroID(id, platform string) string {
 		return "ios:" + id
 	case iosUDID.MatchString(id):
 		return "ios:" + id
+	case !strings.ContainsAny(id, "0123456789"):
+		// Serials and UDIDs have digits (emulator-5554, R58M1234,
+		// HOST:PORT); a word without any is a mistyped flow device name
+		// (--device simulator), which flow refuses with a did-you-mean.
+		return id
 	}
 	return "android:" + id
 }
