@@ -40,6 +40,13 @@ func TestHostPortReachAnotherADBServer(t *testing.T) {
 		// (or is not running: flow may not start one here).
 		{"default_server", nil, []string{"test", "--device", "android:" + d.Serial}, 3},
 	}
+	// flow devices asks the same server.
+	var out bytes.Buffer
+	home := map[string]string{"HOME": d.Getenv("HOME")}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(k string) string { return home[k] }}
+	if code := run(context.Background(), env, []string{"flow", "--host", "127.0.0.1", "--port", port, "devices"}); code != 0 || !strings.Contains(out.String(), "android:"+d.Serial) {
+		t.Fatalf("flow --host --port devices lists the fake phone: exit %d\n%s", code, out.String())
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			vars := map[string]string{"HOME": d.Getenv("HOME")}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // maestroWorkspace is a folder Maestro would run: a passing flow tagged
@@ -223,5 +224,39 @@ func TestCheckTakesTestSelection(t *testing.T) {
 	}
 	if r := runFlow(t, "", "check", "--include-tags", "nothing", ws); r.code != 2 || !strings.Contains(r.stdout+r.stderr, "no flows left after the tag filter") {
 		t.Errorf("a tag no flow has leaves nothing to check, as flow test says:\n%s", r)
+	}
+}
+
+// TestIOSListedShards: --udid A,B with -p ios and --shard-split 2 runs the
+// shards on the simulators listed, each booted; a listed simulator that
+// is not booted is exit 3 naming it, even when another one is booted.
+func TestIOSListedShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs flows on a wall clock")
+	}
+	env, dir := fakeMac(t)
+	environ := env.Environ
+	booted := "2"
+	env.Environ = func() []string { return append(environ(), "FLOW_FAKE_XCRUN_BOOTED="+booted) }
+	flows := []string{"../../flows/demo/02-login.yaml", "../../flows/demo/03-browse.yaml"}
+	call := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		e := env
+		e.Stdout, e.Stderr = &out, &errb
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		code := run(ctx, e, append(append([]string{"flow"}, args...), flows...))
+		return code, out.String() + errb.String()
+	}
+	if code, out := call("-p", "ios", "--udid", "FAKE-UDID-2,FAKE-UDID-1", "test", "--shard-split", "2"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "xcrun.log"))
+	if !strings.Contains(string(log), "-destination id=FAKE-UDID-1") || !strings.Contains(string(log), "-destination id=FAKE-UDID-2") {
+		t.Fatalf("each shard starts a runner on the simulator listed for it:\n%s", log)
+	}
+	booted = "1"
+	if code, out := call("test", "--device", "ios:FAKE-UDID-1,ios:FAKE-UDID-2", "--shard-split", "2"); code != 3 || !strings.Contains(out, `iOS simulator "FAKE-UDID-2" is not booted`) {
+		t.Fatalf("want exit 3 naming the simulator that is not booted, got %d\n%s", code, out)
 	}
 }
