@@ -40,6 +40,9 @@ func checkCommand(env Env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := configExists(c.String("config")); err != nil {
+				return err
+			}
 			o.Selection = maestro.PlanOptions{ConfigFile: c.String("config"),
 				IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
 			res, err := flowapi.Check(c.Context, toSlash(c.Args().Slice()), o)

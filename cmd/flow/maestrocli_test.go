@@ -102,6 +102,7 @@ func TestMaestroCommandLines(t *testing.T) {
 		{"workspace", []string{"test", ws}, false, 1, []string{"1 passed, 1 failed"}, nil},
 		{"config", []string{"test", "--config", filepath.Join(ws, "passing.yaml"), ws}, false, 0, []string{"1 passed, 0 failed"}, nil},
 		{"include_tags", []string{"test", ws, "--include-tags", "smoke"}, false, 0, []string{"1 passed, 0 failed"}, nil},
+		{"config_missing_file", []string{"test", "--config", filepath.Join(ws, "nope.yaml"), pass}, false, 2, []string{"config file " + filepath.Join(ws, "nope.yaml") + " does not exist"}, nil},
 		{"exclude_tags", []string{"test", "--exclude-tags=smoke", ws}, false, 1, []string{"0 passed, 1 failed"}, nil},
 		// -c/--continuous refuses what Maestro's refuses.
 		{"continuous_two_flows", []string{"test", "-c", pass, fail}, false, 2, []string{"--continuous runs one flow file; 2 paths were given"}, nil},
@@ -221,6 +222,9 @@ func TestCheckTakesTestSelection(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join(c.flows, ",") || doc.Files != len(c.flows) {
 			t.Errorf("flow %v: selected %v, checked %d files; want %v checked\n%s", c.args, got, doc.Files, c.flows, r)
 		}
+	}
+	if r := runFlow(t, "", "check", "--config", filepath.Join(ws, "nope.yaml"), filepath.Join(ws, "pass.yaml")); r.code != 2 || !strings.Contains(r.stderr, "does not exist") {
+		t.Errorf("a --config file that is not there is refused, also with a flow file:\n%s", r)
 	}
 	if r := runFlow(t, "", "check", "--include-tags", "nothing", ws); r.code != 2 || !strings.Contains(r.stdout+r.stderr, "no flows left after the tag filter") {
 		t.Errorf("a tag no flow has leaves nothing to check, as flow test says:\n%s", r)

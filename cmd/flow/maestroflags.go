@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -309,4 +310,19 @@ func withEnv(env Env, name, value string) Env {
 		return append(out, name+"="+value)
 	}
 	return env
+}
+
+// configExists refuses a --config file that is not there before anything
+// runs, whatever the paths are: Maestro checks it first too ("The config
+// file ... does not exist.", TestCommand.call), where flow's workspace
+// reading would skip it for a single flow file.
+func configExists(path string) error {
+	if path == "" {
+		return nil
+	}
+	if info, err := os.Stat(path); err != nil || info.IsDir() {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "config file %s does not exist", path).
+			WithHint("check the --config path; without --config, config.yaml in the first folder given is read")
+	}
+	return nil
 }

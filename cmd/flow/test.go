@@ -229,6 +229,9 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "--record cannot be used with --shard-split or --shard-all").
 			WithHint("record on one device: one script is one sequence of steps")
 	}
+	if err := configExists(c.String("config")); err != nil {
+		return o, err
+	}
 	o.plan = maestro.PlanOptions{ConfigFile: c.String("config"), KeepGoing: true,
 		IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
 	return o, nil
