@@ -75,6 +75,10 @@ func TestMaestroCommandLines(t *testing.T) {
 		{"port_zero", []string{"test", "--port", "0", "--device", "android", pass}, false, 2, []string{"--port 0 is not a port"}, nil},
 		// --verbose prints every step of shards running at once.
 		{"verbose_shards", []string{"--verbose", "test", "--shard-split", "2", pass, fail}, false, 1, []string{"✓ Assert that \"Shop\" is visible", "1 passed, 1 failed"}, nil},
+		// Maestro's words before a sharded run (TestCommand.handleSessions).
+		{"shard_split_lines", []string{"test", "--shard-split", "3", pass, fail}, false, 1, []string{"warning: Requested 3 shards, but it cannot be higher than the number of flows (2). Will use 2 shards instead.", "Will split 2 flows across 2 shards (1 flows per shard)"}, nil},
+		{"shard_split_approx", []string{"test", "--shard-split", "2", pass, fail, ios}, false, 1, []string{"Will split 3 flows across 2 shards (approx. 2 flows per shard)"}, []string{"Requested"}},
+		{"shard_all_lines", []string{"test", "--shard-all", "2", pass}, false, 0, []string{"Will run 2 shards, with all 1 flows in each shard", "2 passed"}, nil},
 		{"quiet_shards", []string{"test", "--shard-split", "2", pass, fail}, false, 1, []string{"1 passed, 1 failed"}, []string{"✓ Assert that \"Shop\" is visible"}},
 		// --no-color/--no-ansi end colours on a terminal; --color/--ansi
 		// (their negated forms in picocli) force them.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"regexp"
@@ -325,4 +326,25 @@ func configExists(path string) error {
 			WithHint("check the --config path; without --config, config.yaml in the first folder given is read")
 	}
 	return nil
+}
+
+// shardLines are what Maestro says before a sharded run
+// (TestCommand.handleSessions): the shards cut down to the flows, with a
+// warning, and how the flows are spread.
+func shardLines(o testOptions, flows, shards int) []string {
+	var out []string
+	if !o.shardAll && o.shards > flows {
+		out = append(out, fmt.Sprintf("warning: Requested %d shards, but it cannot be higher than the number of flows (%d). Will use %d shards instead.", o.shards, flows, shards))
+	}
+	if o.shardAll {
+		return append(out, fmt.Sprintf("Will run %d shards, with all %d flows in each shard", shards, flows))
+	}
+	approx := ""
+	if flows%shards != 0 {
+		approx = "approx. "
+	}
+	// Kotlin's roundToInt rounds halves up, as math.Round does for
+	// positive numbers.
+	per := int(math.Round(float64(flows) / float64(shards)))
+	return append(out, fmt.Sprintf("Will split %d flows across %d shards (%s%d flows per shard)", flows, shards, approx, per))
 }

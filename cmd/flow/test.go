@@ -102,6 +102,8 @@ type testOptions struct {
 	terminal bool
 	// warnings are the flags' one-line warnings, printed before the run.
 	warnings []string
+	// shardGiven is true when --shard-split, --shard-all or -s was given.
+	shardGiven bool
 }
 
 // target is the device part of the options, as flow opens devices.
@@ -217,6 +219,7 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "shard counts must be positive").WithHint("--shard-split 2")
 	}
 	o.shards, o.shardAll = max(split, all, 1), all > 0
+	o.shardGiven = split > 0 || all > 0
 	if err := o.checkDeviceList(split, all); err != nil {
 		return o, err
 	}
@@ -359,6 +362,11 @@ func runTestOnce(c *cli.Context, env Env, o testOptions) error {
 	}
 	defer reportFile.Abort() // on early returns; after the commit it does nothing
 	work := flowapi.ShardWork(plan, o.shards, o.shardAll)
+	if o.shardGiven {
+		for _, line := range shardLines(o, len(plan.Flows), len(work)) {
+			fmt.Fprintln(env.Stdout, line)
+		}
+	}
 	if len(work) == 1 && flowapi.IsSimDevice(o.device) {
 		// The run reads the saved device when it starts and writes it when
 		// it ends: it holds the state dir's lock all the while, so device
