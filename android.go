@@ -122,6 +122,28 @@ func pickAndroid(req androidRequest, seen []adbDevice) ([]string, error) {
 	return out, nil
 }
 
+// pickAndroidList picks the devices of a run whose --device listed them
+// (android:A,android:B): the first n, each of which must be online;
+// without a list, pickAndroid.
+func pickAndroidList(req androidRequest, list []string, seen []adbDevice) ([]string, error) {
+	if len(list) == 0 || max(req.n, 1) == 1 {
+		return pickAndroid(req, seen)
+	}
+	if len(list) < req.n {
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device lists %d devices; %s %d needs %d", len(list), req.shardFlag, req.n, req.n).
+			WithHint(fmt.Sprintf("list %d devices, or lower %s to %d", req.n, req.shardFlag, len(list)))
+	}
+	out := make([]string, req.n)
+	for i := range out {
+		one, err := pickAndroid(androidRequest{device: list[i], n: 1, shardFlag: req.shardFlag}, seen)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = one[0]
+	}
+	return out, nil
+}
+
 // stateError is the error for a device adb lists but cannot use, with
 // what to do about its state.
 func stateError(d adbDevice) *canonical.Error {
@@ -234,7 +256,7 @@ func openAndroid(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 	if err != nil {
 		return nil, err
 	}
-	serials, err := pickAndroid(androidRequest{device: o.Device, n: len(clocks), shardFlag: o.shardFlag(), asked: o.Shards}, seen)
+	serials, err := pickAndroidList(androidRequest{device: o.Device, n: len(clocks), shardFlag: o.shardFlag(), asked: o.Shards}, o.Devices, seen)
 	if err != nil {
 		return nil, canonical.Coded(err).With("adb", host.Addr())
 	}

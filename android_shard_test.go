@@ -29,3 +29,28 @@ func TestAndroidPickFewerFlowsThanShards(t *testing.T) {
 		t.Errorf("three flows, two phones, --shard-split 5: got %#v", err)
 	}
 }
+
+// TestAndroidPickListedDevices: --device a,b with --shard-split 2 runs
+// shard i on the i-th device listed, in the list's order, not adb's
+// (Maestro's TestCommand: deviceIds[shardIndex]); a listed device that is
+// not online, or too short a list, is an error naming it.
+func TestAndroidPickListedDevices(t *testing.T) {
+	t.Parallel()
+	a := adbDevice{Serial: "emulator-5554", State: "device"}
+	b := adbDevice{Serial: "emulator-5556", State: "device"}
+	c := adbDevice{Serial: "emulator-5558", State: "device"}
+	off := adbDevice{Serial: "R58M", State: "offline"}
+	seen := []adbDevice{a, b, c, off}
+	req := androidRequest{device: "android:emulator-5558", n: 2, shardFlag: "--shard-split", asked: 2}
+	got, err := pickAndroidList(req, []string{"android:emulator-5558", "android:emulator-5554"}, seen)
+	if err != nil || strings.Join(got, ",") != "emulator-5558,emulator-5554" {
+		t.Errorf("listed order: got %v, %v", got, err)
+	}
+	if _, err := pickAndroidList(req, []string{"android:emulator-5558", "android:R58M"}, seen); canonical.CodeOf(err) != canonical.CodeDeviceUnavailable || !strings.Contains(err.Error(), "R58M") {
+		t.Errorf("an offline listed device: %v", err)
+	}
+	req.n = 3
+	if _, err := pickAndroidList(req, []string{"android:emulator-5558", "android:emulator-5554"}, seen); canonical.CodeOf(err) != canonical.CodeInvalidArgs {
+		t.Errorf("a list shorter than the shards: %v", err)
+	}
+}

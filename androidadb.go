@@ -22,7 +22,11 @@ func dialADB(ctx context.Context, env Env) (androidHost, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	c := adb.New(adb.ServerAddr(getenv))
+	addr, err := adb.ServerAddr(getenv)
+	if err != nil {
+		return nil, err
+	}
+	c := adb.New(addr)
 	lookPath := env.LookPath
 	if lookPath == nil {
 		lookPath = func(string) (string, error) { return "", errNoLookPath }

@@ -23,6 +23,11 @@ type CheckOptions struct {
 	Viewport *canonical.Viewport
 	// Source reads the files; nil is the file system.
 	Source maestro.Source
+	// Selection is flow test's selection: --config, --include-tags,
+	// --exclude-tags. Flows the tags leave out are not checked, as flow
+	// test would not run them (the subflows they call may still be, when
+	// a selected flow or another file loads them).
+	Selection maestro.PlanOptions
 }
 
 // CheckResult is what Check found. Problems make `flow check` exit 2;
@@ -73,7 +78,7 @@ func Check(ctx context.Context, paths []string, o CheckOptions) (CheckResult, er
 		}
 		targets = []planTarget{t}
 	}
-	res := runCheck(ctx, src, paths, targets)
+	res := runCheck(ctx, src, paths, targets, o.Selection)
 	return res, res.stopped
 }
 
@@ -81,7 +86,7 @@ func Check(ctx context.Context, paths []string, o CheckOptions) (CheckResult, er
 // discovery, the same rules), loads each with everything it references,
 // and plans their coordinate gestures on each target. It stops between
 // files and commands once ctx is done, with res.stopped set.
-func runCheck(ctx context.Context, src maestro.Source, paths []string, targets []planTarget) (res CheckResult) {
+func runCheck(ctx context.Context, src maestro.Source, paths []string, targets []planTarget, sel maestro.PlanOptions) (res CheckResult) {
 	defer func() {
 		if ctx.Err() != nil {
 			res.stopped = canonical.Interrupted(ctx.Err())
@@ -90,11 +95,21 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 	var adWarnings []*canonical.Error
 	l := maestro.NewLoader(src).WithContext(ctx)
 	res.Sources.Loader = l
-	opts := WorkspaceOptions(src, maestro.PlanOptions{KeepGoing: true})
+	sel.KeepGoing = true
+	opts := WorkspaceOptions(src, sel)
 	ws, err := l.Discover(paths, opts)
+	// left are the flows the tags leave out: loaded to read their tags,
+	// never run, so never checked.
+	left := map[string]bool{}
 	if err == nil {
-		res.Selected = append(append([]string{}, ws.Files...), ws.Scripts...)
-		_, err = l.PlanWorkspace(ws, opts)
+		var plan *maestro.ExecutionPlan
+		plan, err = l.PlanWorkspace(ws, opts)
+		files := ws.Files
+		if plan != nil {
+			files, left = selectedFiles(ws.Files, plan)
+			ws.Scripts = plan.Scripts
+		}
+		res.Selected = append(append([]string{}, files...), ws.Scripts...)
 	}
 	res.Problems = append(res.Problems, l.Problems()...)
 	if err != nil {
@@ -163,6 +178,9 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 		if ctx.Err() != nil {
 			return res
 		}
+		if left[f.File] {
+			continue
+		}
 		res.Files++
 		f.AllCommands(check)
 	}
@@ -170,6 +188,29 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 	canonical.SortByPos(res.Problems)
 	canonical.SortByPos(res.Warnings)
 	return res
+}
+
+// selectedFiles splits the discovered flow files into those the plan
+// runs (or could not load, which check reports) and those its tag
+// filter left out.
+func selectedFiles(files []string, plan *maestro.ExecutionPlan) ([]string, map[string]bool) {
+	keep := map[string]bool{}
+	for _, f := range plan.All() {
+		keep[f.File] = true
+	}
+	for _, b := range plan.Broken {
+		keep[b.File] = true
+	}
+	var out []string
+	left := map[string]bool{}
+	for _, f := range files {
+		if keep[f] {
+			out = append(out, f)
+		} else {
+			left[f] = true
+		}
+	}
+	return out, left
 }
 
 // failedFiles counts files that failed to load (they have problems but no

@@ -3,6 +3,7 @@ package flow
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/flow-runner/flow/canonical"
@@ -20,7 +21,7 @@ func openIOSShards(ctx context.Context, o Target, n int) ([]exec.Device, error) 
 		}
 		return []exec.Device{d}, nil
 	}
-	if o.IOSRunnerURL != "" || o.Device != "ios" {
+	if o.IOSRunnerURL != "" || (o.Device != "ios" && len(o.Devices) == 0) {
 		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "%s %d needs %d iOS devices; %s names one", o.shardFlag(), n, n, iosOne(o)).
 			WithHint(fmt.Sprintf("use --device ios %s %d to run on %d booted simulators", o.shardFlag(), n, n))
 	}
@@ -37,6 +38,14 @@ func openIOSShards(ctx context.Context, o Target, n int) ([]exec.Device, error) 
 		if s.State == "Booted" {
 			booted = append(booted, s.UDID)
 		}
+	}
+	if len(o.Devices) > 0 {
+		// --device listed them: those, in that order, each booted.
+		listed, err := listedSimulators(o.Devices, n, booted)
+		if err != nil {
+			return nil, err
+		}
+		booted = listed
 	}
 	if len(booted) < n {
 		return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "%s %d needs %d booted iOS simulators; %d are booted", o.shardFlag(), n, n, len(booted)).
@@ -182,4 +191,23 @@ func openIOSDevice(ctx context.Context, o Target, udid string) (exec.Device, err
 			WithHint("connect an iPhone by USB and trust this computer, or attach to a runner with --ios-runner-url http://HOST:PORT")
 	}
 	return ios.OpenSimulator(ctx, simCfg("")) // says that none is booted
+}
+
+// listedSimulators are the UDIDs of the first n listed devices
+// (ios:UDID), each of which must be a booted simulator.
+func listedSimulators(list []string, n int, booted []string) ([]string, error) {
+	if len(list) < n {
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device lists %d devices; %d shards need %d", len(list), n, n).
+			WithHint(fmt.Sprintf("list %d devices", n))
+	}
+	out := make([]string, n)
+	for i := range out {
+		udid := strings.TrimPrefix(list[i], "ios:")
+		if !slices.Contains(booted, udid) {
+			return nil, canonical.Errorf(canonical.CodeDeviceUnavailable, "iOS simulator %q is not booted", udid).
+				With("udid", udid).WithHint("boot it (xcrun simctl boot " + udid + "); flow devices lists the booted ones")
+		}
+		out[i] = udid
+	}
+	return out, nil
 }

@@ -24,6 +24,10 @@ type Target struct {
 	// Shards is the number of shards the flag asked for, which may be
 	// more than the run uses: never more shards than flows.
 	Shards int
+	// Devices, when set, are the devices of the shards in order (--device
+	// a,b): shard i runs on Devices[i], instead of the i-th device found.
+	// Device is the first of them.
+	Devices []string
 	// Env is where devices find their tools; the zero value is this
 	// process's.
 	Env Env

@@ -63,7 +63,9 @@ func newApp(env Env) *cli.App {
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return usageError(err, "flow", c.App.Flags)
 		},
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "version", Usage: "print flow's version, commit and Go version", DisableDefaultText: true}},
+		// Maestro's global options, accepted before any command.
+		Flags:  globalFlags(),
+		Before: func(c *cli.Context) error { return warnUnusedGlobals(c, env) },
 		Action: func(c *cli.Context) error {
 			if c.Bool("version") {
 				return printVersion(env.Stdout, false)

@@ -16,10 +16,15 @@ func hoistArgs(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
+	args = hoistGlobals(app, args)
+	global := takesValue(app.Flags)
 	var cmd *cli.Command
 	idx := -1
 	for i := 1; i < len(args); i++ {
-		if strings.HasPrefix(args[i], "-") {
+		if name, ok := flagName(args[i]); ok {
+			if global[name] && !strings.Contains(args[i], "=") {
+				i++ // the option's value is no command
+			}
 			continue
 		}
 		cmd = app.Command(args[i])

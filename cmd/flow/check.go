@@ -10,6 +10,7 @@ import (
 
 	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/maestro"
 	"github.com/flow-runner/flow/planner"
 )
 
@@ -23,7 +24,10 @@ func checkCommand(env Env) *cli.Command {
    Android (1080x2400) and iOS (390x844) viewport unless --platform/--viewport say otherwise.
    Exits 0 when there is no problem, 2 otherwise.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "platform", Usage: "plan gestures for android, ios or web only (default: android and ios)"},
+			&cli.StringFlag{Name: "platform", Aliases: []string{"p"}, Usage: "plan gestures for android, ios or web only (default: android and ios)"},
+			&cli.StringFlag{Name: "config", Usage: "workspace config file, as flow test's (default: config.yaml in the first folder given)"},
+			&cli.StringFlag{Name: "include-tags", Usage: "check only flows with one of these tags (comma-separated), as flow test would run"},
+			&cli.StringFlag{Name: "exclude-tags", Usage: "skip flows with one of these tags (comma-separated), as flow test would"},
 			&cli.StringFlag{Name: "viewport", Usage: "viewport X,Y,W,H to plan against (with --platform)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 		},
@@ -36,6 +40,11 @@ func checkCommand(env Env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := configExists(c.String("config")); err != nil {
+				return err
+			}
+			o.Selection = maestro.PlanOptions{ConfigFile: c.String("config"),
+				IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
 			res, err := flowapi.Check(c.Context, toSlash(c.Args().Slice()), o)
 			if err != nil {
 				return err // incomplete: no summary that could pass for a verdict

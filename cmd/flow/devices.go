@@ -20,10 +20,20 @@ func devicesCommand(env Env) *cli.Command {
    those in state online can run flows, the others say what to do. When adb is missing or no
    server answers, sim and web are still listed and a note says why Android is absent: that is
    not an error. --json prints {"devices":[...],"unavailable":[...]}.`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON", DisableDefaultText: true}},
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON", DisableDefaultText: true},
+			&cli.StringFlag{Name: "host", Usage: "host of the adb server to ask (default 127.0.0.1; also ADB_SERVER_SOCKET=tcp:HOST:PORT)"},
+			&cli.IntFlag{Name: "port", Usage: "port of that adb server (default 5037; also ANDROID_ADB_SERVER_PORT)"}},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c, "flow devices"); err != nil {
 				return err
+			}
+			env := env
+			socket, err := adbServer(c)
+			if err != nil {
+				return err
+			}
+			if socket != "" {
+				env = withEnv(env, "ADB_SERVER_SOCKET", socket)
 			}
 			list := flowapi.Devices(c.Context, env)
 			if c.Bool("json") {

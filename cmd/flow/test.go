@@ -20,7 +20,7 @@ import (
 )
 
 func testCommand(env Env) *cli.Command {
-	return &cli.Command{
+	cmd := &cli.Command{
 		Name:      "test",
 		Usage:     "run flows (files, folders or Maestro workspaces) on a device",
 		ArgsUsage: "PATH...",
@@ -29,7 +29,13 @@ func testCommand(env Env) *cli.Command {
    simulated device, with the demo app installed. Exit codes: 0 all passed, 1 a flow failed,
    2 invalid input, 3 device or infrastructure.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "device", Value: "sim", Usage: "sim, sim:android, sim:ios, web (headless Chromium through a local chromedriver), android (the one online device) or android:SERIAL, ios or ios:UDID, appium (a native Appium session at --webdriver-url); flow devices lists them"},
+			&cli.StringFlag{Name: "device", Aliases: []string{"udid"}, Value: "sim", Usage: "sim, sim:android, sim:ios, web (headless Chromium through a local chromedriver), android (the one online device) or android:SERIAL, ios or ios:UDID, appium (a native Appium session at --webdriver-url); a Maestro device ID (an adb serial, a UDID); a comma list picks the devices of --shard-split/--shard-all in order; flow devices lists them"},
+			&cli.StringFlag{Name: "platform", Aliases: []string{"p"}, Usage: "android, ios or web: without --device, flow's device of that platform; with --device sim, the simulated platform; with a device ID, how to read it"},
+			&cli.StringFlag{Name: "host", Usage: "host of the adb server Android devices are reached through (default 127.0.0.1; also ADB_SERVER_SOCKET=tcp:HOST:PORT)"},
+			&cli.IntFlag{Name: "port", Usage: "port of that adb server (default 5037; also ANDROID_ADB_SERVER_PORT)"},
+			&cli.BoolFlag{Name: "continuous", Aliases: []string{"c"}, Usage: "run the flow again each time it or a file it uses is saved, until Ctrl-C (one flow file, no report)", DisableDefaultText: true},
+			&cli.IntFlag{Name: "shards", Aliases: []string{"s"}, Usage: "deprecated (Maestro): --shard-split"},
+			&cli.BoolFlag{Name: "headless", Usage: "web: run the browser headless (flow's web device always is)", DisableDefaultText: true},
 			&cli.StringFlag{Name: "ios-runner-url", Usage: "attach to a flow iOS runner that is already running (http://HOST:PORT; ios-runner/PROTOCOL.md); implies --device ios", EnvVars: []string{"FLOW_IOS_RUNNER_URL"}},
 			&cli.StringFlag{Name: "android-helper", Usage: "a helper APK to install on Android devices instead of the one flow embeds (default $FLOW_ANDROID_HELPER; flow android helper build makes one)"},
 			&cli.StringFlag{Name: "webdriver-url", Usage: "run on a remote W3C WebDriver endpoint (Selenium Grid, Appium, a device farm); a native Appium session when --capabilities say so (docs/webdriver.md)", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
@@ -39,7 +45,7 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "include-tags", Usage: "run only flows with one of these tags (comma-separated)"},
 			&cli.StringFlag{Name: "exclude-tags", Usage: "skip flows with one of these tags (comma-separated)"},
 			&cli.StringFlag{Name: "config", Usage: "workspace config file (default: config.yaml in the first folder given)"},
-			&cli.StringFlag{Name: "format", Usage: "report format: junit, json, html or noop (none), as in Maestro the format of the one report (default: from the --output extension)"},
+			&cli.StringFlag{Name: "format", Usage: "report format: junit, json, html, or noop for none; as in Maestro the format of the one report (default: from the --output extension)"},
 			&cli.GenericFlag{Name: "output", Value: &repeatedFlag{}, Usage: "report file (default report.xml, report.json or report.html); repeatable: each file's extension, .xml, .json or .html, picks its format"},
 			&cli.StringFlag{Name: "debug-output", Usage: "write Maestro's debug output here: maestro.log, commands-(FLOW).json per flow, failure screenshots (in .maestro/tests/<date>_<time>/ unless --flatten-debug-output)"},
 			&cli.BoolFlag{Name: "flatten-debug-output", Usage: "write the --debug-output files straight into its folder, without the .maestro/tests/<date>_<time> subfolder"},
@@ -52,6 +58,8 @@ func testCommand(env Env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error { return runTest(c, env) },
 	}
+	cmd.Flags = append(cmd.Flags, outputFlags()...)
+	return cmd
 }
 
 // testOptions are flow test's flags, read once.
@@ -89,12 +97,25 @@ type testOptions struct {
 	// sys is the process environment, where devices find their tools (adb,
 	// the Android SDK, FLOW_ANDROID_HELPER).
 	sys Env
+	// devices are --device's comma list: the devices of a sharded run, in
+	// order; nil for one device.
+	devices []string
+	// continuous is -c: rerun the flow on every save.
+	continuous bool
+	// verbose prints every step, also of shards running at once.
+	verbose bool
+	// terminal colours the progress and redraws the running step.
+	terminal bool
+	// warnings are the flags' one-line warnings, printed before the run.
+	warnings []string
+	// shardGiven is true when --shard-split, --shard-all or -s was given.
+	shardGiven bool
 }
 
 // target is the device part of the options, as flow opens devices.
 func (o testOptions) target() flowapi.Target {
 	return flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper, WebDriverURL: o.webdriverURL,
-		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Shards: o.shards, Env: o.sys}
+		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Shards: o.shards, Devices: o.devices, Env: o.sys}
 }
 
 // shardFlag names the flag that asked for several devices, for messages.
@@ -110,7 +131,27 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		suiteName: c.String("test-suite-name"), debugOutput: c.String("debug-output"), flattenDebug: c.Bool("flatten-debug-output"),
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
 		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: flowapi.GraalFromEnv(env),
-		androidHelper: c.String("android-helper"), iosRunnerURL: c.String("ios-runner-url"), sys: env}
+		androidHelper: c.String("android-helper"), iosRunnerURL: c.String("ios-runner-url"), sys: env,
+		continuous: c.Bool("continuous"), verbose: c.Bool("verbose"), terminal: terminal(c, env)}
+	choice, err := chooseDevice(o.device, c.IsSet("device"), c.String("platform"))
+	if err != nil {
+		return o, err
+	}
+	o.device, o.devices, o.warnings = choice.device, choice.list, choice.warnings
+	socket, err := adbServer(c)
+	if err != nil {
+		return o, err
+	}
+	if socket != "" {
+		if flowapi.IsAndroidDevice(o.device) {
+			o.sys = withEnv(o.sys, "ADB_SERVER_SOCKET", socket)
+		} else {
+			o.warn("--host and --port reach an adb server, which --device %s does not use; ignored", o.device)
+		}
+	}
+	if c.Bool("headless") && o.device != "web" {
+		o.warn("--headless applies to the web device, not --device %s; ignored", o.device)
+	}
 	if o.iosRunnerURL != "" {
 		if c.IsSet("device") && !flowapi.IsIOSDevice(o.device) {
 			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--ios-runner-url runs on an iOS device, not %q", o.device).
@@ -143,7 +184,11 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	if r, ok := c.Generic("output").(*repeatedFlag); ok {
 		outputs = r.values
 	}
-	var err error
+	if strings.EqualFold(c.String("format"), "noop") && len(outputs) > 0 {
+		// Maestro's NOOP writes no report, whatever --output says
+		// (TestCommand.saveReport writes only formats with an extension).
+		o.warn("--format noop writes no report; --output %s is ignored", strings.Join(outputs, ", "))
+	}
 	if o.reports, err = readReportOutputs(strings.ToLower(c.String("format")), outputs); err != nil {
 		return o, err
 	}
@@ -156,6 +201,12 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	}
 	o.env = append(shellVars(env, o.env), o.env...)
 	split, all := c.Int("shard-split"), c.Int("shard-all")
+	if c.IsSet("shards") {
+		// Maestro's words (TestCommand.call), and its precedence: -s
+		// replaces --shard-split.
+		o.warn("--shards option is deprecated and will be removed in the next Maestro version. Use --shard-split or --shard-all instead.")
+		split = c.Int("shards")
+	}
 	switch {
 	case split > 0 && all > 0:
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "--shard-split and --shard-all cannot be combined").
@@ -164,13 +215,79 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "shard counts must be positive").WithHint("--shard-split 2")
 	}
 	o.shards, o.shardAll = max(split, all, 1), all > 0
+	o.shardGiven = split > 0 || all > 0
+	if err := o.checkDeviceList(split, all); err != nil {
+		return o, err
+	}
+	if o.continuous {
+		if err := o.checkContinuous(); err != nil {
+			return o, err
+		}
+	}
 	if o.record != "" && o.shards > 1 {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "--record cannot be used with --shard-split or --shard-all").
 			WithHint("record on one device: one script is one sequence of steps")
 	}
+	if err := configExists(c.String("config")); err != nil {
+		return o, err
+	}
 	o.plan = maestro.PlanOptions{ConfigFile: c.String("config"), KeepGoing: true,
 		IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
 	return o, nil
+}
+
+// warn adds a one-line warning, printed before the run.
+func (o *testOptions) warn(format string, args ...any) {
+	o.warnings = append(o.warnings, fmt.Sprintf(format, args...))
+}
+
+// checkDeviceList holds --device a,b against the shard flags: the list
+// names the devices of the shards, so it needs one per shard (Maestro:
+// "Not enough devices connected ... to run the requested number of
+// shards", TestCommand.handleSessions); without a shard flag the run
+// uses the first, as Maestro's does.
+func (o *testOptions) checkDeviceList(split, all int) error {
+	if len(o.devices) == 0 {
+		return nil
+	}
+	asked := max(split, all)
+	switch {
+	case asked > len(o.devices):
+		flag := "--shard-split"
+		if all > 0 {
+			flag = "--shard-all"
+		}
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--device lists %d devices; %s %d needs %d", len(o.devices), flag, asked, asked).
+			WithHint(fmt.Sprintf("list %d devices, or lower %s to %d", asked, flag, len(o.devices)))
+	case asked <= 1:
+		o.warn("--device lists %d devices; without --shard-split or --shard-all the run uses the first, %s", len(o.devices), o.device)
+		o.devices = nil
+	}
+	return nil
+}
+
+// checkContinuous: -c reruns one flow file and writes no report, as
+// Maestro's (TestCommand.runShardSuite refuses it for several flows, a
+// report or a replicated run).
+func (o *testOptions) checkContinuous() error {
+	refuse := func(why string) error {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--continuous runs one flow file; %s", why).
+			WithHint("give one flow file: flow test -c flows/login.yaml")
+	}
+	switch {
+	case len(o.paths) != 1:
+		return refuse(fmt.Sprintf("%d paths were given", len(o.paths)))
+	case len(o.reports) > 0:
+		return refuse("it writes no report (drop --format/--output)")
+	case o.shards > 1:
+		return refuse("it runs on one device (drop --shard-split/--shard-all)")
+	case o.record != "":
+		return refuse("--record cannot follow its reruns")
+	}
+	if info, err := os.Stat(o.paths[0]); err == nil && info.IsDir() {
+		return refuse(o.paths[0] + " is a folder")
+	}
+	return nil
 }
 
 func splitTags(s string) []string {
@@ -208,6 +325,17 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range o.warnings {
+		fmt.Fprintf(env.Stdout, "warning: %s\n", w)
+	}
+	if o.continuous {
+		return runContinuous(c, env, o)
+	}
+	return runTestOnce(c, env, o)
+}
+
+// runTestOnce loads the flows and runs them once, as flow test does.
+func runTestOnce(c *cli.Context, env Env, o testOptions) error {
 	loaded, err := flowapi.Load(c.Context, o.paths, flowapi.LoadOptions{Workspace: o.plan, Vars: o.env, Device: o.device, Env: env})
 	if err != nil {
 		return err
@@ -244,6 +372,11 @@ func runTest(c *cli.Context, env Env) error {
 		defer os.RemoveAll(artifacts)
 	}
 	work := flowapi.ShardWork(plan, o.shards, o.shardAll)
+	if o.shardGiven {
+		for _, line := range shardLines(o, len(plan.Flows), len(work)) {
+			fmt.Fprintln(env.Stdout, line)
+		}
+	}
 	if len(work) == 1 && flowapi.IsSimDevice(o.device) {
 		// The run reads the saved device when it starts and writes it when
 		// it ends: it holds the state dir's lock all the while, so device
@@ -270,9 +403,9 @@ func runTest(c *cli.Context, env Env) error {
 		defer eventLog.Commit() // on early returns; the run's end commits and reports failure
 		events = &lockedWriter{w: eventLog}
 	}
-	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", flowapi.CountFlows(work)+len(plan.Broken))
+	prog := newProgress(env.Stdout, o.terminal, flowapi.CountFlows(work)+len(plan.Broken))
 	prog.onStep = env.OnStep
-	prog.quietSteps = len(work) > 1
+	prog.quietSteps = len(work) > 1 && !o.verbose
 	wallStart := time.Now()
 	var obs exec.Observer = prog
 	var debug *debugOutput

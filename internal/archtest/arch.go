@@ -41,6 +41,7 @@ func Rules() map[string]Rule {
 		"exec/ios":          {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/fsext", "exec/procgroup"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
 		"exec/webdriver":    {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}},
 		"exec/procgroup":    {},
+		"exec/fswatch":      {},
 		"exec/uiautomator":  {Project: []string{"canonical", "exec"}},
 		"exec/appium":       {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/uiautomator", "exec/webdriver"}},
 		"helper-apk":        {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},

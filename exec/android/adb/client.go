@@ -58,16 +58,66 @@ const (
 	verdictTimeout = 5 * time.Minute
 )
 
-// ServerAddr is the adb server's address as adb itself finds it:
-// 127.0.0.1 and ANDROID_ADB_SERVER_PORT, else 5037.
-func ServerAddr(getenv func(string) string) string {
-	port := strconv.Itoa(DefaultPort)
-	if getenv != nil {
-		if p := strings.TrimSpace(getenv("ANDROID_ADB_SERVER_PORT")); p != "" {
-			port = p
-		}
+// ServerAddr is the adb server's address as adb itself finds it (AOSP
+// adb/client/commandline.cpp, adb_commandline): ADB_SERVER_SOCKET
+// (tcp:PORT or tcp:HOST:PORT) comes first, else ANDROID_ADB_SERVER_ADDRESS
+// and ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037. A socket adb could
+// use but this TCP client cannot (localabstract:, a Unix socket) or a port
+// that is no port is INVALID_ARGS naming the variable: silently falling
+// back to the default server would run on another machine's devices.
+func ServerAddr(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
 	}
-	return net.JoinHostPort("127.0.0.1", port)
+	if spec := strings.TrimSpace(getenv("ADB_SERVER_SOCKET")); spec != "" {
+		rest, ok := strings.CutPrefix(spec, "tcp:")
+		if !ok {
+			return "", canonical.Errorf(canonical.CodeInvalidArgs, "ADB_SERVER_SOCKET=%q is not a TCP socket; flow reaches adb servers over TCP only", spec).
+				WithHint("write ADB_SERVER_SOCKET=tcp:HOST:PORT (or tcp:PORT for this machine), or unset it")
+		}
+		host, port := "127.0.0.1", rest
+		if i := strings.LastIndex(rest, ":"); i >= 0 {
+			host, port = strings.Trim(rest[:i], "[]"), rest[i+1:]
+		}
+		if !validPort(port) {
+			return "", canonical.Errorf(canonical.CodeInvalidArgs, "ADB_SERVER_SOCKET=%q has no valid port", spec).
+				WithHint("write ADB_SERVER_SOCKET=tcp:HOST:PORT with a port from 1 to 65535")
+		}
+		return net.JoinHostPort(host, port), nil
+	}
+	host, port := "127.0.0.1", strconv.Itoa(DefaultPort)
+	if h := strings.TrimSpace(getenv("ANDROID_ADB_SERVER_ADDRESS")); h != "" {
+		host = h
+	}
+	if p := strings.TrimSpace(getenv("ANDROID_ADB_SERVER_PORT")); p != "" {
+		if !validPort(p) {
+			return "", canonical.Errorf(canonical.CodeInvalidArgs, "ANDROID_ADB_SERVER_PORT=%q is not a port", p).
+				WithHint("set it to a number from 1 to 65535, or unset it for 5037")
+		}
+		port = p
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func validPort(p string) bool {
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535
+}
+
+// IsLocal reports whether the server is on this machine, the only place
+// flow may start one: adb itself refuses to start a server for a remote
+// socket ("cannot start server on remote host", AOSP
+// adb/client/adb_client.cpp, adb_connect).
+func (c *Client) IsLocal() bool {
+	host, _, err := net.SplitHostPort(c.addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Client talks to one adb server. It holds no connection: each request

@@ -15,15 +15,54 @@ import (
 	"github.com/flow-runner/flow/canonical"
 )
 
+// TestServerAddr: the server is found as adb's own client finds it (AOSP
+// adb/client/commandline.cpp, adb_commandline): ADB_SERVER_SOCKET first,
+// tcp:PORT or tcp:HOST:PORT; else ANDROID_ADB_SERVER_ADDRESS and
+// ANDROID_ADB_SERVER_PORT; a socket this client cannot reach is refused.
 func TestServerAddr(t *testing.T) {
-	env := map[string]string{}
-	get := func(k string) string { return env[k] }
-	if got := ServerAddr(get); got != "127.0.0.1:5037" {
-		t.Fatalf("default: %s", got)
+	cases := []struct {
+		env  map[string]string
+		want string // "" wants INVALID_ARGS
+	}{
+		{map[string]string{}, "127.0.0.1:5037"},
+		{map[string]string{"ANDROID_ADB_SERVER_PORT": "15037"}, "127.0.0.1:15037"},
+		{map[string]string{"ANDROID_ADB_SERVER_ADDRESS": "10.0.2.2", "ANDROID_ADB_SERVER_PORT": "15037"}, "10.0.2.2:15037"},
+		{map[string]string{"ADB_SERVER_SOCKET": "tcp:172.20.0.1:5037", "ANDROID_ADB_SERVER_PORT": "15037"}, "172.20.0.1:5037"},
+		{map[string]string{"ADB_SERVER_SOCKET": "tcp:15038"}, "127.0.0.1:15038"},
+		{map[string]string{"ADB_SERVER_SOCKET": "tcp:[::1]:15038"}, "[::1]:15038"},
+		{map[string]string{"ADB_SERVER_SOCKET": "localabstract:adb"}, ""},
+		{map[string]string{"ADB_SERVER_SOCKET": "tcp:host:port"}, ""},
+		{map[string]string{"ANDROID_ADB_SERVER_PORT": "70000"}, ""},
 	}
-	env["ANDROID_ADB_SERVER_PORT"] = "15037"
-	if got := ServerAddr(get); got != "127.0.0.1:15037" {
-		t.Fatalf("with ANDROID_ADB_SERVER_PORT: %s", got)
+	for _, c := range cases {
+		got, err := ServerAddr(func(k string) string { return c.env[k] })
+		if c.want == "" {
+			if canonical.CodeOf(err) != canonical.CodeInvalidArgs {
+				t.Errorf("%v: got %q, %v; want INVALID_ARGS", c.env, got, err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%v: got %q, %v; want %s", c.env, got, err, c.want)
+		}
+	}
+}
+
+// TestEnsureServerRemote: nothing listens at a remote address; flow must
+// not start a local server in its place (adb: "cannot start server on
+// remote host", AOSP adb/client/adb_client.cpp), whatever adb is on PATH.
+func TestEnsureServerRemote(t *testing.T) {
+	c := New("192.0.2.1:5037") // TEST-NET-1 (RFC 5737): nothing answers
+	c.dial = func(context.Context, string, string) (net.Conn, error) {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	}
+	started := false
+	err := c.EnsureServer(context.Background(), func(string) (string, error) { started = true; return "/bin/false", nil })
+	if started || canonical.CodeOf(err) != canonical.CodeDeviceUnavailable || !strings.Contains(err.Error(), "192.0.2.1:5037") {
+		t.Fatalf("started=%v err=%v; want DEVICE_UNAVAILABLE naming the address, adb never looked up", started, err)
+	}
+	if !New("localhost:1").IsLocal() || !New("[::1]:1").IsLocal() || New("10.0.0.1:5037").IsLocal() {
+		t.Fatal("IsLocal: loopback names and addresses only")
 	}
 }
 

@@ -31,7 +31,7 @@ func TestRealServer(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	port := strconv.Itoa(freePort(t))
 	t.Cleanup(func() { exec.Command(bin, "-P", port, "kill-server").Run() })
-	c := New(ServerAddr(func(string) string { return port }))
+	c := New(net.JoinHostPort("127.0.0.1", port))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
@@ -70,7 +70,7 @@ func TestRealServer(t *testing.T) {
 }
 
 func TestEnsureServerWithoutADB(t *testing.T) {
-	c := New(ServerAddr(func(string) string { return strconv.Itoa(freePort(t)) }))
+	c := New(net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t))))
 	err := c.EnsureServer(context.Background(), func(string) (string, error) { return "", exec.ErrNotFound })
 	ce, ok := canonical.AsError(err)
 	if !ok || ce.Code != canonical.CodeDeviceUnavailable || !strings.Contains(ce.Message, "adb is not on PATH") || !strings.Contains(ce.Hint, "ANDROID_ADB_SERVER_PORT") {

@@ -21,12 +21,17 @@ const startTimeout = 20 * time.Second
 // listens but does not answer is an error with the hint to restart it:
 // `adb start-server` would only wait on it too.
 func (c *Client) EnsureServer(ctx context.Context, lookPath func(string) (string, error)) error {
-	if _, err := c.Version(ctx); err == nil {
+	_, verr := c.Version(ctx)
+	if verr == nil {
 		return nil
 	} else if ctx.Err() != nil {
 		return interrupted(ctx, "")
-	} else if de := (*dialError)(nil); !errors.As(err, &de) {
-		return err
+	} else if de := (*dialError)(nil); !errors.As(verr, &de) {
+		return verr
+	}
+	if !c.IsLocal() {
+		return c.unreachable("", verr).
+			WithHint("start the adb server on that machine (adb -a nodaemon server listens on every interface), or check --host/--port and ADB_SERVER_SOCKET; flow starts servers on this machine only, as adb does")
 	}
 	_, port, err := net.SplitHostPort(c.addr)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ func wantCoded(t *testing.T, name string, err error, code canonical.Code, hint s
 // does not run `adb start-server` against it (that would wait on it too).
 func TestWedgedServerNeverHangs(t *testing.T) {
 	port := adbtest.WedgedServer(t)
-	c := New(ServerAddr(func(string) string { return strconv.Itoa(port) }))
+	c := New(net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	ctx := context.Background()
 	calls := map[string]func() error{
 		"version": func() error { _, err := c.Version(ctx); return err },
