@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-
 )
 
 // TestUnrecognisedFileErrorsQuoteNothing: yaml.v3 repeats an undefined
