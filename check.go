@@ -23,6 +23,10 @@ type CheckOptions struct {
 	Viewport *canonical.Viewport
 	// Source reads the files; nil is the file system.
 	Source maestro.Source
+	// MaestroVersion is the Maestro semantics flows are checked with, as
+	// flow test would read them; "" lets the workspace config decide, else
+	// the current Maestro.
+	MaestroVersion canonical.MaestroVersion
 }
 
 // CheckResult is what Check found. Problems make `flow check` exit 2;
@@ -73,7 +77,7 @@ func Check(ctx context.Context, paths []string, o CheckOptions) (CheckResult, er
 		}
 		targets = []planTarget{t}
 	}
-	res := runCheck(ctx, src, paths, targets)
+	res := runCheck(ctx, src, paths, targets, o.MaestroVersion)
 	return res, res.stopped
 }
 
@@ -81,14 +85,14 @@ func Check(ctx context.Context, paths []string, o CheckOptions) (CheckResult, er
 // discovery, the same rules), loads each with everything it references,
 // and plans their coordinate gestures on each target. It stops between
 // files and commands once ctx is done, with res.stopped set.
-func runCheck(ctx context.Context, src maestro.Source, paths []string, targets []planTarget) (res CheckResult) {
+func runCheck(ctx context.Context, src maestro.Source, paths []string, targets []planTarget, v canonical.MaestroVersion) (res CheckResult) {
 	defer func() {
 		if ctx.Err() != nil {
 			res.stopped = canonical.Interrupted(ctx.Err())
 		}
 	}()
 	var adWarnings []*canonical.Error
-	l := maestro.NewLoader(src).WithContext(ctx)
+	l := maestro.NewLoader(src).WithContext(ctx).WithMaestroVersion(v)
 	res.Sources.Loader = l
 	opts := WorkspaceOptions(src, maestro.PlanOptions{KeepGoing: true})
 	ws, err := l.Discover(paths, opts)

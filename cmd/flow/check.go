@@ -26,6 +26,7 @@ func checkCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "platform", Usage: "plan gestures for android, ios or web only (default: android and ios)"},
 			&cli.StringFlag{Name: "viewport", Usage: "viewport X,Y,W,H to plan against (with --platform)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
+			maestroVersionFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
@@ -34,6 +35,9 @@ func checkCommand(env Env) *cli.Command {
 			}
 			o, err := checkOptions(c.String("platform"), c.String("viewport"))
 			if err != nil {
+				return err
+			}
+			if o.MaestroVersion, err = maestroVersion(c, env); err != nil {
 				return err
 			}
 			res, err := flowapi.Check(c.Context, toSlash(c.Args().Slice()), o)

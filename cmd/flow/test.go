@@ -47,6 +47,7 @@ func testCommand(env Env) *cli.Command {
 			&cli.IntFlag{Name: "shard-split", Usage: "split the flows across N devices run at once"},
 			&cli.IntFlag{Name: "shard-all", Usage: "run every flow on each of N devices at once"},
 			&cli.StringFlag{Name: "record", Usage: "append every passed top-level step that has an exact .ad form to this .ad script"},
+			maestroVersionFlag(),
 		},
 		Action: func(c *cli.Context) error { return runTest(c, env) },
 	}
@@ -80,6 +81,9 @@ type testOptions struct {
 	androidHelper string
 	// iosRunnerURL is --ios-runner-url.
 	iosRunnerURL string
+	// maestroVersion is --maestro-version or FLOW_MAESTRO_VERSION; ""
+	// lets the workspace config decide.
+	maestroVersion canonical.MaestroVersion
 	// sys is the process environment, where devices find their tools (adb,
 	// the Android SDK, FLOW_ANDROID_HELPER).
 	sys Env
@@ -105,6 +109,10 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
 		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: flowapi.GraalFromEnv(env),
 		androidHelper: c.String("android-helper"), iosRunnerURL: c.String("ios-runner-url"), sys: env}
+	var err error
+	if o.maestroVersion, err = maestroVersion(c, env); err != nil {
+		return o, err
+	}
 	if o.iosRunnerURL != "" {
 		if c.IsSet("device") && !flowapi.IsIOSDevice(o.device) {
 			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--ios-runner-url runs on an iOS device, not %q", o.device).
@@ -209,7 +217,8 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	loaded, err := flowapi.Load(c.Context, o.paths, flowapi.LoadOptions{Workspace: o.plan, Vars: o.env, Device: o.device, Env: env})
+	loaded, err := flowapi.Load(c.Context, o.paths, flowapi.LoadOptions{Workspace: o.plan, Vars: o.env, Device: o.device, Env: env,
+		MaestroVersion: o.maestroVersion})
 	if err != nil {
 		return err
 	}
