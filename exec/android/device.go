@@ -459,6 +459,12 @@ func (d *Device) setPermissions(ctx context.Context, appID string, perms map[str
 	return nil
 }
 
+// SetPermissions is the current Maestro's setPermissions: the grants and
+// revocations launchApp makes, at any point of a flow.
+func (d *Device) SetPermissions(ctx context.Context, appID string, perms map[string]string) error {
+	return d.setPermissions(ctx, appID, perms)
+}
+
 // StopApp force-stops the app, or (kill) kills its process as the system
 // does under memory pressure, so it restores its state on the next start
 // (Maestro's killApp: am kill).
