@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	flowapi "github.com/flow-runner/flow"
 )
 
 // The Maestro version a run follows (issue 21, Deliver 0): the current
@@ -166,4 +168,39 @@ func runWithEnv(t *testing.T, getenv func(string) string, args ...string) result
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv}
 	code := run(t.Context(), env, append([]string{"flow"}, args...))
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// The current Maestro's setPermissions and setOrientation lowered on
+// Android (the fake phone through the real adb server): pm grant/revoke as
+// launchApp's permissions, and settings put system user_rotation.
+func TestMaestroVersionCommandsOnFakePhone(t *testing.T) {
+	p, d, env, apk := fakeAndroid(t)
+	env.Getenv = func(k string) string { // the phone's environment, no FLOW_MAESTRO_VERSION
+		if k == flowapi.MaestroVersionEnv {
+			return ""
+		}
+		return d.Getenv(k)
+	}
+	dir := t.TempDir()
+	flow := filepath.Join(dir, "f.yaml")
+	if err := os.WriteFile(flow, []byte("appId: com.example.shop\n---\n- launchApp:\n    permissions: {camera: deny}\n"+
+		"- setPermissions:\n    permissions:\n      camera: allow\n- setOrientation: LANDSCAPE_RIGHT\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code := run(t.Context(), env, []string{"flow", "test", "--device", "android:" + d.Serial, "--android-helper", apk, flow})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, env.Stdout, env.Stderr)
+	}
+	if o, err := p.Device().Orientation(t.Context()); err != nil || o != "LANDSCAPE_RIGHT" {
+		t.Errorf("the phone is %q %v, want LANDSCAPE_RIGHT", o, err)
+	}
+	var camera []string
+	for _, g := range p.Grants() {
+		if g.Package == "com.example.shop" && g.Permission == "android.permission.CAMERA" {
+			camera = append(camera, g.Verb)
+		}
+	}
+	if strings.Join(camera, ",") != "revoke,grant" {
+		t.Errorf("camera: %v, want launchApp's revoke then setPermissions' grant", camera)
+	}
 }
