@@ -70,12 +70,14 @@ func commandSpecsFor(v canonical.MaestroVersion) map[string]commandSpec {
 	return specs
 }
 
-// rhinoWarning is what the current Maestro logs when a flow asks for
-// Rhino (Orchestra.initJsEngine after PR #2631): Rhino still runs, and
-// is deprecated.
+// rhinoWarning is said when a flow asks for Rhino under the current
+// Maestro. Maestro deprecated Rhino with a warning when it made GraalJS the
+// default (PR #2631, Orchestra.initJsEngine) and removed it in May 2026
+// (PR #3255: the header then fails workspace validation). flow keeps
+// honouring the header, as issue 21 asks, and says both.
 func rhinoWarning(d *decoder, n *yaml.Node) {
 	d.warnf(n, "remove jsEngine: rhino to run on GraalJS, Maestro's default engine since August 2025 (PR #2631)",
-		"the Rhino JS engine (jsEngine: rhino) is deprecated in Maestro; this flow runs on Rhino as asked")
+		"the Rhino JS engine (jsEngine: rhino) is deprecated, and Maestro releases since May 2026 refuse it (PR #3255); flow runs this flow on Rhino as asked")
 }
 
 func decodeSetPermissions(c *cmd) (canonical.Command, error) {
