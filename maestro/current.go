@@ -15,8 +15,9 @@ import (
 // commands, as 1.39 refuses them; the schema flow schema prints lists
 // them, and SchemaFor(Maestro139) leaves them out.
 //
-// assertScreenshot (reference/commands-available/assertscreenshot) is
-// also new since 1.39 and is not accepted yet: see docs/compatibility.md.
+// assertScreenshot (reference/commands-available/assertscreenshot, Maestro
+// PR #2949) is also new since 1.39 and is not accepted yet: see
+// docs/compatibility.md.
 func currentOnly() map[string]commandSpec {
 	return map[string]commandSpec{
 		// reference/commands-available/setpermissions
