@@ -110,7 +110,11 @@ func runConvert(c *cli.Context, env Env) error {
 	if to == compat.FormatAd {
 		data, err = compat.ToAd(flow)
 	} else {
-		data, err = compat.ToMaestro(flow, c.String("app-id"))
+		v, verr := maestroVersion(c, env)
+		if verr != nil {
+			return verr
+		}
+		data, err = compat.ToMaestroFor(flow, c.String("app-id"), v.Or(canonical.MaestroCurrent))
 	}
 	var ce *compat.ConvertError
 	if errors.As(err, &ce) {

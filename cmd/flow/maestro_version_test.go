@@ -204,3 +204,36 @@ func TestMaestroVersionCommandsOnFakePhone(t *testing.T) {
 		t.Errorf("camera: %v, want launchApp's revoke then setPermissions' grant", camera)
 	}
 }
+
+// flow convert writes for the version chosen: an .ad press (always
+// retried) becomes a tapOn that today's Maestro retries too, and reads back
+// as a retried tap under the same version.
+func TestMaestroVersionConvert(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.ad")
+	if err := os.WriteFile(script, []byte("open com.example.shop --relaunch\npress \"text=\\\"Buy\\\"\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		env  []string
+		want bool // retryTapIfNoChange: true written
+	}{{defaultEnv(), true}, {[]string{"FLOW_MAESTRO_VERSION=1.39"}, false}} {
+		out := filepath.Join(dir, "out.yaml")
+		res := runWithEnv(t, semGetenv(c.env), "convert", script, "--to", "maestro", "--output", out)
+		if res.code != 0 {
+			t.Fatalf("%v: %s", c.env, res)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(data), "retryTapIfNoChange: true"); got != c.want {
+			t.Errorf("%v: retryTapIfNoChange: true written = %v, want %v:\n%s", c.env, got, c.want, data)
+		}
+		res = runWithEnv(t, semGetenv(c.env), "plan", out)
+		if res.code != 0 || !strings.Contains(res.stdout, `"retryIfNoChange":true`) {
+			t.Errorf("%v: the written flow does not read back as a retried tap: %s", c.env, res)
+		}
+	}
+}
