@@ -1206,5 +1206,9 @@ func schema139() ([]byte, error) {
 	if bare, ok := defs["bareCommand"].(map[string]any); ok {
 		without(bare)
 	}
-	return json.MarshalIndent(doc, "", "  ")
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
 }

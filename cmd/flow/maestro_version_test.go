@@ -237,3 +237,21 @@ func TestMaestroVersionConvert(t *testing.T) {
 		}
 	}
 }
+
+// flow schema prints today's schema by default and 1.39's on request.
+func TestMaestroVersionSchema(t *testing.T) {
+	t.Parallel()
+	cur := runWithEnv(t, semGetenv(defaultEnv()), "schema")
+	old := runWithEnv(t, semGetenv(defaultEnv()), "schema", "--maestro-version", "1.39")
+	if cur.code != 0 || old.code != 0 {
+		t.Fatalf("%s\n%s", cur, old)
+	}
+	for _, name := range []string{`"setPermissions"`, `"setOrientation"`, `"setClipboard"`} {
+		if !strings.Contains(cur.stdout, name) || strings.Contains(old.stdout, name) {
+			t.Errorf("%s: in today's schema %v, in 1.39's %v", name, strings.Contains(cur.stdout, name), strings.Contains(old.stdout, name))
+		}
+	}
+	if !strings.Contains(old.stdout, `"toggleAirplaneMode"`) {
+		t.Error("1.39's schema lost a 1.39 command")
+	}
+}
