@@ -28,6 +28,10 @@ type CheckOptions struct {
 	// test would not run them (the subflows they call may still be, when
 	// a selected flow or another file loads them).
 	Selection maestro.PlanOptions
+	// MaestroVersion is the Maestro semantics flows are checked with, as
+	// flow test would read them; "" lets the workspace config decide, else
+	// the current Maestro.
+	MaestroVersion canonical.MaestroVersion
 }
 
 // CheckResult is what Check found. Problems make `flow check` exit 2;
@@ -78,7 +82,7 @@ func Check(ctx context.Context, paths []string, o CheckOptions) (CheckResult, er
 		}
 		targets = []planTarget{t}
 	}
-	res := runCheck(ctx, src, paths, targets, o.Selection)
+	res := runCheck(ctx, src, paths, targets, o.Selection, o.MaestroVersion)
 	return res, res.stopped
 }
 
@@ -86,14 +90,14 @@ func Check(ctx context.Context, paths []string, o CheckOptions) (CheckResult, er
 // discovery, the same rules), loads each with everything it references,
 // and plans their coordinate gestures on each target. It stops between
 // files and commands once ctx is done, with res.stopped set.
-func runCheck(ctx context.Context, src maestro.Source, paths []string, targets []planTarget, sel maestro.PlanOptions) (res CheckResult) {
+func runCheck(ctx context.Context, src maestro.Source, paths []string, targets []planTarget, sel maestro.PlanOptions, v canonical.MaestroVersion) (res CheckResult) {
 	defer func() {
 		if ctx.Err() != nil {
 			res.stopped = canonical.Interrupted(ctx.Err())
 		}
 	}()
 	var adWarnings []*canonical.Error
-	l := maestro.NewLoader(src).WithContext(ctx)
+	l := maestro.NewLoader(src).WithContext(ctx).WithMaestroVersion(v)
 	res.Sources.Loader = l
 	sel.KeepGoing = true
 	opts := WorkspaceOptions(src, sel)

@@ -22,6 +22,10 @@ type LoadOptions struct {
 	// platform.
 	Device string
 	Env    Env
+	// MaestroVersion is the Maestro semantics flows are read with; ""
+	// lets the workspace config's maestroVersion decide, else the current
+	// Maestro (ResolveMaestroVersion reads the flag and env rules).
+	MaestroVersion canonical.MaestroVersion
 }
 
 // Loaded is a run's input: the plan, what reading it warned about (in
@@ -36,7 +40,7 @@ type Loaded struct {
 // shares) and loads the .ad scripts it selects, which run after the
 // Maestro flows. A script that cannot load is a broken flow of the plan.
 func Load(ctx context.Context, paths []string, o LoadOptions) (Loaded, error) {
-	sources := Sources{Loader: maestro.NewLoader(OSSource{}).WithContext(ctx)}
+	sources := Sources{Loader: maestro.NewLoader(OSSource{}).WithContext(ctx).WithMaestroVersion(o.MaestroVersion)}
 	plan, err := sources.Loader.Plan(paths, WorkspaceOptions(OSSource{}, o.Workspace))
 	if err != nil {
 		return Loaded{}, err
@@ -67,6 +71,9 @@ type RunOptions struct {
 	Target
 	// Workspace selects flows (Run only).
 	Workspace maestro.PlanOptions
+	// MaestroVersion is the Maestro semantics flows are read with (Run
+	// only; see LoadOptions.MaestroVersion).
+	MaestroVersion canonical.MaestroVersion
 	// Vars are flow variables, as -e KEY=VALUE.
 	Vars []exec.Var
 	// Shards runs the flows on this many devices at once (ShardAll: every
@@ -92,7 +99,8 @@ type RunOptions struct {
 // cannot be opened returns the result, every flow skipped, and a
 // *NotOpened error.
 func Run(ctx context.Context, paths []string, o RunOptions) (exec.RunResult, error) {
-	loaded, err := Load(ctx, paths, LoadOptions{Workspace: o.Workspace, Vars: o.Vars, Device: o.Device, Env: o.Env})
+	loaded, err := Load(ctx, paths, LoadOptions{Workspace: o.Workspace, Vars: o.Vars, Device: o.Device, Env: o.Env,
+		MaestroVersion: o.MaestroVersion})
 	if err != nil {
 		return exec.RunResult{}, err
 	}

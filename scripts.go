@@ -12,8 +12,9 @@ import (
 // scripts adapts the goja engine to the runtime's Scripts interface and
 // marks every script failure so optional: true does not excuse it (Maestro
 // never downgrades JavaScript errors). It follows Maestro's choice of
-// engine: Rhino unless the flow's header says jsEngine: graaljs or the
-// environment has MAESTRO_USE_GRAALJS=true.
+// engine: under 1.39 Rhino unless the flow's header says jsEngine: graaljs
+// or the environment has MAESTRO_USE_GRAALJS=true; under the current
+// Maestro GraalJS unless it says jsEngine: rhino.
 type scripts struct {
 	e     *js.Engine
 	opts  js.Options
@@ -49,10 +50,12 @@ func GraalFromEnv(env Env) bool {
 	return false
 }
 
-// ChooseEngine follows the top-level flow's jsEngine header. The runner
-// calls it before any evaluation, so a fresh engine loses nothing.
-func (s *scripts) ChooseEngine(jsEngine string) {
-	if d := js.DialectFor(jsEngine, s.graal); d != s.opts.Dialect {
+// ChooseEngine follows the top-level flow's jsEngine header and the
+// Maestro version it was loaded with (GraalJS by default in the current
+// Maestro, Rhino in 1.39). The runner calls it before any evaluation, so a
+// fresh engine loses nothing.
+func (s *scripts) ChooseEngine(jsEngine string, v canonical.MaestroVersion) {
+	if d := js.DialectOf(v, jsEngine, s.graal); d != s.opts.Dialect {
 		s.opts.Dialect = d
 		s.e = js.New(s.opts)
 	}

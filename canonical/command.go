@@ -116,17 +116,21 @@ type EnvVar struct {
 
 // Flow is one loaded flow file: its header and its commands.
 type Flow struct {
-	File           string    `json:"file"`
-	Name           string    `json:"name"`
-	AppID          Template  `json:"appId"`
-	Web            bool      `json:"web,omitempty"`
-	Tags           []string  `json:"tags,omitempty"`
-	Env            []EnvVar  `json:"env,omitempty"`
-	JSEngine       string    `json:"jsEngine,omitempty"`
-	OnFlowStart    []Command `json:"-"`
-	OnFlowComplete []Command `json:"-"`
-	Commands       []Command `json:"-"`
-	Pos            Pos       `json:"-"`
+	File     string   `json:"file"`
+	Name     string   `json:"name"`
+	AppID    Template `json:"appId"`
+	Web      bool     `json:"web,omitempty"`
+	Tags     []string `json:"tags,omitempty"`
+	Env      []EnvVar `json:"env,omitempty"`
+	JSEngine string   `json:"jsEngine,omitempty"`
+	// MaestroVersion is the semantics the loader read the flow with; the
+	// runtime picks the default JavaScript engine from it. A flow not made
+	// by the loader (zero) keeps 1.39's choice.
+	MaestroVersion MaestroVersion `json:"-"`
+	OnFlowStart    []Command      `json:"-"`
+	OnFlowComplete []Command      `json:"-"`
+	Commands       []Command      `json:"-"`
+	Pos            Pos            `json:"-"`
 	// Warnings are what loading found acceptable but a reader should know
 	// (an .ad selector alternative flow cannot match, for one).
 	Warnings []*Error `json:"-"`

@@ -195,6 +195,33 @@ type SetAirplaneMode struct {
 	Enabled bool `json:"enabled"`
 }
 
+// SetPermissions sets an app's permissions in the middle of a flow, as
+// launchApp does before it starts the app (docs.maestro.dev,
+// reference/commands-available/setpermissions; not in Maestro 1.39).
+// AppID is the flow's app unless the command names another.
+type SetPermissions struct {
+	Meta
+	AppID       Template          `json:"appId"`
+	Permissions map[string]string `json:"permissions"`
+}
+
+// SetOrientation turns the device: PORTRAIT, LANDSCAPE_LEFT,
+// LANDSCAPE_RIGHT or UPSIDE_DOWN (docs.maestro.dev,
+// reference/commands-available/setorientation, Maestro PR #2121; not in
+// Maestro 1.39).
+type SetOrientation struct {
+	Meta
+	Orientation Template `json:"orientation"`
+}
+
+// SetClipboard sets the text pasteText pastes and maestro.copiedText
+// reads (docs.maestro.dev, reference/commands-available/setclipboard; not
+// in Maestro 1.39).
+type SetClipboard struct {
+	Meta
+	Text Template `json:"text"`
+}
+
 // RunFlow runs a subflow file or inline commands, optionally when a
 // condition holds, with extra env defined in the caller's context.
 type RunFlow struct {
@@ -274,6 +301,9 @@ func (*SetLocation) Kind() string        { return "setLocation" }
 func (*Travel) Kind() string             { return "travel" }
 func (*AddMedia) Kind() string           { return "addMedia" }
 func (*SetAirplaneMode) Kind() string    { return "setAirplaneMode" }
+func (*SetPermissions) Kind() string     { return "setPermissions" }
+func (*SetOrientation) Kind() string     { return "setOrientation" }
+func (*SetClipboard) Kind() string       { return "setClipboard" }
 func (*RunFlow) Kind() string            { return "runFlow" }
 func (*Repeat) Kind() string             { return "repeat" }
 func (*Retry) Kind() string              { return "retry" }

@@ -20,8 +20,18 @@ import (
 // canonical commands. A command Maestro cannot express — .ad gestures,
 // repeated .ad swipes, .ad scrolls, an open that leaves permissions alone
 // — is a problem of the returned *ConvertError, which lists them all.
+//
+// ToMaestro writes for Maestro 1.39; ToMaestroFor for a given version.
 func ToMaestro(f *canonical.Flow, appID string) ([]byte, error) {
-	w := &maestroWriter{app: appID}
+	return ToMaestroFor(f, appID, canonical.Maestro139)
+}
+
+// ToMaestroFor is ToMaestro for the Maestro version the written flow will
+// be read with: a tap keeps its retry either way, by writing
+// retryTapIfNoChange where that version's default differs (false under
+// 1.39, true since 1.41, Maestro PR #2489).
+func ToMaestroFor(f *canonical.Flow, appID string, v canonical.MaestroVersion) ([]byte, error) {
+	w := &maestroWriter{app: appID, version: v.Or(canonical.Maestro139)}
 	if w.app == "" {
 		w.app = f.AppID.Raw
 	}
@@ -72,6 +82,8 @@ func ToMaestro(f *canonical.Flow, appID string) ([]byte, error) {
 type maestroWriter struct {
 	app      string
 	problems []*canonical.Error
+	// version is the Maestro the flow is written for.
+	version canonical.MaestroVersion
 }
 
 // firstApp is the app of the first command that names one.
@@ -482,8 +494,8 @@ func (w *maestroWriter) tap(t *canonical.Tap) (yNode, []string, string) {
 	if t.Point != nil {
 		extra.add("point", yStr(t.Point.Raw))
 	}
-	if !t.RetryIfNoChange {
-		extra.add("retryTapIfNoChange", yBool(false))
+	if t.RetryIfNoChange != w.version.RetryTapByDefault() {
+		extra.add("retryTapIfNoChange", yBool(t.RetryIfNoChange))
 	}
 	if t.WaitUntilVisible {
 		extra.add("waitUntilVisible", yBool(true))

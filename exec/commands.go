@@ -144,6 +144,20 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 			return deviceErr(a.SetAirplaneMode(ctx, t.Enabled), "set airplane mode")
 		}
 		return nil // Maestro only warns on iOS and web
+	case *canonical.SetPermissions:
+		return r.setPermissions(ctx, t)
+	case *canonical.SetOrientation:
+		return r.setOrientation(ctx, t)
+	case *canonical.SetClipboard:
+		// Maestro's own clipboard, the one pasteText and copyTextFrom
+		// use: the device's is not touched (docs.maestro.dev,
+		// reference/commands-available/setclipboard and pastetext).
+		v, err := r.str(ctx, t.Text)
+		if err != nil {
+			return err
+		}
+		r.copied = v
+		return r.js.SetCopiedText(v)
 	case *canonical.RunFlow:
 		return r.runFlow(ctx, t, depth)
 	case *canonical.Repeat:
@@ -623,4 +637,58 @@ func millis(ms float64) time.Duration {
 		return time.Duration(math.MinInt64)
 	}
 	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// setPermissions is the current Maestro's setPermissions: what launchApp
+// does to permissions, at any point of a flow. On the web it does nothing,
+// as Maestro's WebDriver.setPermissions does nothing.
+func (r *run) setPermissions(ctx context.Context, t *canonical.SetPermissions) error {
+	id, err := r.appOr(ctx, t.AppID)
+	if err != nil {
+		return err
+	}
+	p, ok := r.dev.(PermissionSetter)
+	if !ok {
+		if r.info.Platform == "web" {
+			return nil
+		}
+		return unsupported("setPermissions", r.info.Platform)
+	}
+	r.interaction()
+	r.event("setPermissions", map[string]any{"appId": id, "permissions": t.Permissions})
+	return deviceErr(p.SetPermissions(ctx, id, t.Permissions), "set the permissions of "+id)
+}
+
+// setOrientation is the current Maestro's setOrientation. Maestro does
+// not support it on the web (docs.maestro.dev,
+// reference/commands-available/setorientation); a device that cannot turn
+// is refused the same way.
+func (r *run) setOrientation(ctx context.Context, t *canonical.SetOrientation) error {
+	v, err := r.str(ctx, t.Orientation)
+	if err != nil {
+		return err
+	}
+	if !validOrientation(v) {
+		return errorf(canonical.CodeInvalidArgs, "setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN, got %s", quoted(v)).
+			WithHint("make " + t.Orientation.Raw + " one of those four, in capitals")
+	}
+	o, ok := r.dev.(Orienter)
+	if !ok {
+		return unsupported("setOrientation", r.info.Platform)
+	}
+	r.interaction()
+	r.event("setOrientation", map[string]any{"orientation": v})
+	if err := o.SetOrientation(ctx, v); err != nil {
+		return deviceErr(err, "turn the device to "+v)
+	}
+	_, err = r.settle(ctx)
+	return err
+}
+
+func validOrientation(s string) bool {
+	switch s {
+	case "PORTRAIT", "LANDSCAPE_LEFT", "LANDSCAPE_RIGHT", "UPSIDE_DOWN":
+		return true
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/flow-runner/flow/canonical"
@@ -80,6 +81,12 @@ func (r *run) describe(_ context.Context, c canonical.Command) string {
 		return "Travel path"
 	case *canonical.AddMedia:
 		return fmt.Sprintf("Adding media files(%d) to the device", len(t.Files))
+	case *canonical.SetPermissions:
+		return "Set permissions " + permissionText(t.Permissions)
+	case *canonical.SetOrientation:
+		return "Set orientation " + t.Orientation.Raw
+	case *canonical.SetClipboard:
+		return "Set clipboard to " + t.Text.Raw
 	case *canonical.SetAirplaneMode:
 		if t.Enabled {
 			return "Enable airplane mode"
@@ -159,4 +166,17 @@ func describeSelector(s *canonical.Selector) string {
 		return strings.Join(rel, ", ")
 	}
 	return text + ", " + strings.Join(rel, ", ")
+}
+
+// permissionText is a permission map in a stable order: name=value, ...
+func permissionText(perms map[string]string) string {
+	names := make([]string, 0, len(perms))
+	for k := range perms {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for i, k := range names {
+		names[i] = k + "=" + perms[k]
+	}
+	return strings.Join(names, ", ")
 }

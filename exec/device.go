@@ -158,6 +158,19 @@ type AirplaneMode interface {
 	SetAirplaneMode(ctx context.Context, on bool) error
 }
 
+// PermissionSetter sets an app's permissions outside launchApp (the
+// current Maestro's setPermissions). perms are Maestro's: name (or all)
+// to allow, deny or unset.
+type PermissionSetter interface {
+	SetPermissions(ctx context.Context, appID string, perms map[string]string) error
+}
+
+// Orienter turns the device (the current Maestro's setOrientation):
+// PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN.
+type Orienter interface {
+	SetOrientation(ctx context.Context, orientation string) error
+}
+
 // KeychainClearer clears the device keychain (iOS).
 type KeychainClearer interface {
 	ClearKeychain(ctx context.Context) error

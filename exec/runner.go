@@ -43,8 +43,12 @@ type Scripts interface {
 // a flow's header, as Maestro does (Orchestra.initJsEngine reads the
 // top-level flow's only; a subflow's does not count). The runner calls it
 // once per top-level flow, before any evaluation.
+//
+// v is the Maestro semantics the flow was loaded with: the current Maestro
+// runs GraalJS unless the header says jsEngine: rhino (PR #2631), 1.39
+// runs Rhino unless it says graaljs.
 type EngineChooser interface {
-	ChooseEngine(jsEngine string)
+	ChooseEngine(jsEngine string, v canonical.MaestroVersion)
 }
 
 // Files writes what flows ask for (takeScreenshot, startRecording) and the
@@ -185,7 +189,7 @@ func (r *run) flowBody(ctx context.Context) error {
 	r.info = info
 	r.js = r.cfg.NewScripts(info.Platform, r.log)
 	if c, ok := r.js.(EngineChooser); ok {
-		c.ChooseEngine(r.top.JSEngine)
+		c.ChooseEngine(r.top.JSEngine, r.top.MaestroVersion)
 	}
 	vars := append([]Var{}, r.cfg.Env...)
 	vars = append(vars, Var{Name: "MAESTRO_FILENAME", Value: stem(r.top.File)})

@@ -29,7 +29,8 @@ type commandSpec struct {
 	decode func(c *cmd) (canonical.Command, error)
 }
 
-// commandSpecs is every command of Maestro 1.39 (maestro-reference §1.3).
+// commandSpecs is every command of Maestro 1.39 (maestro-reference §1.3);
+// commandSpecsFor adds the current Maestro's.
 func commandSpecs() map[string]commandSpec {
 	simple := func(action string) commandSpec {
 		return commandSpec{bare: true, decode: func(c *cmd) (canonical.Command, error) {
@@ -115,10 +116,11 @@ func commandPrecedence() []string {
 		"startRecording", "stopRecording", "doubleTapOn", "setAirplaneMode", "toggleAirplaneMode"}
 }
 
-// CommandNames lists every command name flow accepts in Maestro flows.
+// CommandNames lists every command name flow accepts in Maestro flows of
+// the current Maestro (1.39's are these but CurrentOnlyCommands).
 func CommandNames() []string {
 	var out []string
-	for name := range commandSpecs() {
+	for name := range commandSpecsFor(canonical.MaestroCurrent) {
 		out = append(out, name)
 	}
 	sort.Strings(out)
@@ -334,7 +336,9 @@ func tapDecoder(mode canonical.TapMode) func(c *cmd) (canonical.Command, error) 
 		if err != nil {
 			return nil, err
 		}
-		t := &canonical.Tap{Meta: c.meta, Mode: mode, Selector: sel, Repeat: 1, DelayMs: 100, RetryIfNoChange: true}
+		// Taps retried by default until Maestro 1.41 (PR #2489).
+		t := &canonical.Tap{Meta: c.meta, Mode: mode, Selector: sel, Repeat: 1, DelayMs: 100,
+			RetryIfNoChange: c.l.version.RetryTapByDefault()}
 		t.Optional = t.Optional || optional
 		if mode == canonical.TapDouble {
 			t.Repeat = 2

@@ -464,7 +464,7 @@ func TestTabsAreReportedAtTheTab(t *testing.T) {
 		})
 	}
 	tree := fstest.MapFS{"w/config.yaml": {Data: []byte("flows:\n\t- \"*\"\n")}, "w/a.yaml": {Data: []byte("appId: x\n---\n- back\n")}}
-	_, err := maestro.NewLoader(tree).Plan([]string{"w"}, maestro.PlanOptions{})
+	_, err := newLoader139(tree).Plan([]string{"w"}, maestro.PlanOptions{})
 	if ce, ok := canonical.AsError(err); !ok || ce.Pos.String() != "w/config.yaml:2:1" || !strings.Contains(ce.Message, "tabs cannot indent YAML") {
 		t.Errorf("config: %v", err)
 	}
@@ -495,17 +495,17 @@ func TestReadErrorHintsNameTheCause(t *testing.T) {
 		"w/a.yaml":      {Data: []byte("appId: x\n---\n- back\n")},
 	}
 	for _, denied := range []string{"f/main.yaml", "f/s.js", "f/sub.yaml"} {
-		_, err := maestro.NewLoader(deniedSource{tree, denied}).Load("f/main.yaml")
+		_, err := newLoader139(deniedSource{tree, denied}).Load("f/main.yaml")
 		ce, ok := canonical.AsError(err)
 		if !ok || !strings.Contains(ce.Message, "permission denied") || !strings.Contains(ce.Hint, "permissions") || strings.Contains(ce.Hint, "path") {
 			t.Errorf("%s: %v (hint %q)", denied, err, hintOf(ce))
 		}
 	}
-	_, err := maestro.NewLoader(deniedSource{tree, "w/config.yaml"}).Plan([]string{"w"}, maestro.PlanOptions{})
+	_, err := newLoader139(deniedSource{tree, "w/config.yaml"}).Plan([]string{"w"}, maestro.PlanOptions{})
 	if ce, ok := canonical.AsError(err); !ok || !strings.Contains(ce.Hint, "permissions") || strings.Contains(ce.Hint, "--config") {
 		t.Errorf("config: %v (hint %q)", err, hintOf(ce))
 	}
-	_, err = maestro.NewLoader(tree).Load("f/missing.yaml")
+	_, err = newLoader139(tree).Load("f/missing.yaml")
 	if ce, ok := canonical.AsError(err); !ok || !strings.Contains(ce.Hint, "check the path") {
 		t.Errorf("missing: %v (hint %q)", err, hintOf(ce))
 	}

@@ -25,12 +25,12 @@ func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		files := fuzzFiles()
 		files[mainFlow] = string(data)
-		l := maestro.NewLoader(source(files))
+		l := newLoader139(source(files))
 		flow, err := l.Load(mainFlow)
 		checkLoad(t, l, flow, err)
 
 		// The in-memory entry point must agree on success.
-		l2 := maestro.NewLoader(source(fuzzFiles()))
+		l2 := newLoader139(source(fuzzFiles()))
 		flow2, err2 := l2.LoadBytes(mainFlow, data)
 		checkLoad(t, l2, flow2, err2)
 		if (err == nil) != (err2 == nil) && !strings.Contains(string(data), "main.yaml") && !strings.Contains(string(data), "cycle-b") {

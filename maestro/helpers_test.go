@@ -73,7 +73,7 @@ func loadFlow(t testing.TB, text string, files map[string]string) result {
 	for k, v := range files {
 		all[k] = v
 	}
-	l := maestro.NewLoader(source(all))
+	l := newLoader139(source(all))
 	f, err := l.Load(mainFlow)
 	r := result{flow: f, err: err, loader: l, problems: l.Problems(), warnings: l.Warnings()}
 	if err != nil {
@@ -262,4 +262,11 @@ func runValidCases(t *testing.T, snapFile string, cases []validCase) {
 			snaps.WithConfig(snaps.Filename(snapFile)).MatchSnapshot(t, loadBody(t, tc.in, tc.files).commandsOf(t))
 		})
 	}
+}
+
+// newLoader139 is the loader the tests written for Maestro 1.39's
+// semantics use (taps retried by default, 1.39's command set): the
+// default is now the current Maestro, so they say which one they test.
+func newLoader139(src maestro.Source) *maestro.Loader {
+	return maestro.NewLoader(src).WithMaestroVersion(canonical.Maestro139)
 }

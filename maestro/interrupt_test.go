@@ -59,7 +59,7 @@ func TestPlanStopsBetweenFiles(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	src := &cancelling{MapFS: tree, at: "ws/f09.yaml", cancel: cancel}
-	plan, err := maestro.NewLoader(src).WithContext(ctx).Plan([]string{"ws"}, maestro.PlanOptions{KeepGoing: true})
+	plan, err := newLoader139(src).WithContext(ctx).Plan([]string{"ws"}, maestro.PlanOptions{KeepGoing: true})
 	interruptedErr(t, err)
 	if plan != nil {
 		t.Errorf("an interrupted plan must not be returned: %+v", plan)
@@ -86,7 +86,7 @@ func TestLoadStopsBetweenCommands(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	src := &cancelling{MapFS: tree, at: mainFlow, cancel: cancel}
-	l := maestro.NewLoader(src).WithContext(ctx)
+	l := newLoader139(src).WithContext(ctx)
 	f, err := l.Load(mainFlow)
 	interruptedErr(t, err)
 	if f != nil {
@@ -107,14 +107,14 @@ func TestLoadBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	src := &cancelling{MapFS: fstest.MapFS{"ws/a.yaml": wsFlow(""), "ws/config.yaml": {Data: []byte("flows: ['*']\n")}}}
-	l := maestro.NewLoader(src).WithContext(ctx)
+	l := newLoader139(src).WithContext(ctx)
 	_, err := l.Load("ws/a.yaml")
 	interruptedErr(t, err)
 	_, err = l.LoadBytes("ws/b.yaml", []byte(header+"- back\n"))
 	interruptedErr(t, err)
 	_, err = l.LoadConfig("ws/config.yaml")
 	interruptedErr(t, err)
-	_, err = maestro.NewLoader(src).WithContext(ctx).Plan([]string{"ws"}, maestro.PlanOptions{})
+	_, err = newLoader139(src).WithContext(ctx).Plan([]string{"ws"}, maestro.PlanOptions{})
 	interruptedErr(t, err)
 	if len(src.reads) != 0 {
 		t.Errorf("read %v after the context was done", src.reads)

@@ -92,7 +92,7 @@ func loadShapes() map[string]func(size int) []byte {
 
 func loadData(tb testing.TB, data []byte) (*maestro.Loader, error) {
 	tb.Helper()
-	l := maestro.NewLoader(fstest.MapFS{mainFlow: &fstest.MapFile{Data: data, Mode: 0o644}})
+	l := newLoader139(fstest.MapFS{mainFlow: &fstest.MapFile{Data: data, Mode: 0o644}})
 	_, err := l.Load(mainFlow)
 	return l, err
 }
@@ -250,7 +250,7 @@ func TestReferencedFilesMustBeRegularAndBounded(t *testing.T) {
 		{"- runFlow: dir.yaml", `3:12: INVALID_ARGS: runFlow file "dir.yaml" is a folder, not a file`},
 	} {
 		files[mainFlow] = &fstest.MapFile{Data: []byte(header + tc.text + "\n")}
-		l := maestro.NewLoader(src)
+		l := newLoader139(src)
 		_, err := l.Load(mainFlow)
 		e := onlyError(t, err)
 		if got := strings.TrimPrefix(e.Error(), mainFlow+":"); got != tc.want || e.Hint == "" {

@@ -50,12 +50,17 @@ type Loader struct {
 	recognized map[string][]byte
 	// depths is how deep each loaded flow's blocks nest (chain.go).
 	depths map[*canonical.Flow]int
+	// version is the Maestro semantics flows are read with; versionFixed
+	// says a flag or FLOW_MAESTRO_VERSION chose it, so a workspace
+	// config's maestroVersion does not change it.
+	version      canonical.MaestroVersion
+	versionFixed bool
 }
 
 // NewLoader returns a loader reading from src.
 func NewLoader(src Source) *Loader {
 	return &Loader{src: src, flows: map[string]*canonical.Flow{}, failed: map[string]bool{}, ctx: context.Background(),
-		specs: commandSpecs(), recognized: map[string][]byte{}}
+		specs: commandSpecsFor(canonical.MaestroCurrent), recognized: map[string][]byte{}, version: canonical.MaestroCurrent}
 }
 
 // WithContext makes loading stop once ctx is done: between files, between
@@ -345,7 +350,7 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 		l.problems = append(l.problems, errs...)
 		return nil
 	}
-	f := &canonical.Flow{File: file, Name: stem(file), Pos: d.pos(docs[0])}
+	f := &canonical.Flow{File: file, Name: stem(file), Pos: d.pos(docs[0]), MaestroVersion: l.version}
 	fc := &fileCtx{path: file, dir: path.Dir(file)}
 	if !l.header(d, docs[0], f, fc) {
 		return nil
@@ -388,7 +393,7 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 // that flow schema prints, so flow and editors agree on what is valid.
 func (l *Loader) checkSchema(d *decoder, header, commands *yaml.Node) []*canonical.Error {
 	if l.schema == nil {
-		v, err := sharedSchemaValidator()
+		v, err := schemaValidatorFor(l.version)
 		if err != nil {
 			return []*canonical.Error{canonical.Coded(err).At(d.pos(header))}
 		}
@@ -496,6 +501,9 @@ func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx
 				continue
 			}
 			f.JSEngine = s
+			if s == "rhino" && l.version != canonical.Maestro139 {
+				rhinoWarning(d, p.value)
+			}
 		case "onFlowStart":
 			starts = p.value
 		case "onFlowComplete":
@@ -634,7 +642,7 @@ func (l *Loader) command(d *decoder, fc *fileCtx, item *yaml.Node) (out canonica
 		}
 		spec, ok := specs[item.Value]
 		if !ok {
-			return nil, unknownCommand(d, item, item.Value)
+			return nil, l.unknownCommand(d, item, item.Value)
 		}
 		if !spec.bare {
 			return nil, d.errorf(item, "%s needs a value", item.Value).
@@ -656,7 +664,7 @@ func (l *Loader) command(d *decoder, fc *fileCtx, item *yaml.Node) (out canonica
 	for i := range ps {
 		p := &ps[i]
 		if _, ok := specs[p.key]; !ok {
-			return nil, unknownCommand(d, p.keyN, p.key)
+			return nil, l.unknownCommand(d, p.keyN, p.key)
 		}
 		names = append(names, p.key)
 		if chosen == nil || precedence(p.key) < precedence(chosen.key) {
@@ -689,6 +697,18 @@ func precedence(name string) int {
 		}
 	}
 	return len(commandPrecedence())
+}
+
+// unknownCommand is unknownCommand for the loader's Maestro version: a
+// command of the current Maestro read under 1.39 is unknown, as 1.39
+// refuses it, with a hint naming the version that has it.
+func (l *Loader) unknownCommand(d *decoder, n *yaml.Node, name string) error {
+	if _, ok := currentOnly()[name]; ok && l.version == canonical.Maestro139 {
+		return d.errorf(n, "unknown command %q", name).WithHint(fmt.Sprintf(
+			"%s is a command of Maestro %s, not of 1.39, which this run follows; drop --maestro-version 1.39 (or FLOW_MAESTRO_VERSION, or maestroVersion in the workspace config) to use it",
+			name, canonical.MaestroCurrent))
+	}
+	return unknownCommand(d, n, name)
 }
 
 func unknownCommand(d *decoder, n *yaml.Node, name string) error {

@@ -53,13 +53,15 @@ type schemaValidator struct {
 	defs map[string]string
 }
 
-func newSchemaValidator() (*schemaValidator, error) {
+func newSchemaValidator() (*schemaValidator, error) { return newSchemaValidatorOf(schemaJSON) }
+
+func newSchemaValidatorOf(data []byte) (*schemaValidator, error) {
 	var doc map[string]any
-	if err := json.Unmarshal(schemaJSON, &doc); err != nil {
+	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("flow schema is not JSON: %w", err)
 	}
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource(schemaURL, bytes.NewReader(schemaJSON)); err != nil {
+	if err := c.AddResource(schemaURL, bytes.NewReader(data)); err != nil {
 		return nil, fmt.Errorf("flow schema: %w", err)
 	}
 	v := &schemaValidator{doc: doc, compiled: map[string]*jsonschema.Schema{}, plain: map[string]bool{}}
@@ -1142,3 +1144,71 @@ func listValues(v any) string {
 // It is the package's one lazily built value (a documented exception to
 // "no globals": it is immutable once built).
 var sharedSchemaValidator = sync.OnceValues(newSchemaValidator)
+
+// shared139SchemaValidator is sharedSchemaValidator for SchemaFor(1.39).
+var shared139SchemaValidator = sync.OnceValues(func() (*schemaValidator, error) {
+	data, err := schema139()
+	if err != nil {
+		return nil, err
+	}
+	return newSchemaValidatorOf(data)
+})
+
+// schemaValidatorFor is the shared validator of Maestro version v.
+func schemaValidatorFor(v canonical.MaestroVersion) (*schemaValidator, error) {
+	if v == canonical.Maestro139 {
+		return shared139SchemaValidator()
+	}
+	return sharedSchemaValidator()
+}
+
+// SchemaFor is the schema of Maestro version v's flows: Schema for the
+// current Maestro; for 1.39 the same without CurrentOnlyCommands, so a
+// flow checked under --maestro-version 1.39 is refused what 1.39 refuses.
+func SchemaFor(v canonical.MaestroVersion) ([]byte, error) {
+	if v == canonical.Maestro139 {
+		return schema139()
+	}
+	return Schema(), nil
+}
+
+// schema139 derives 1.39's schema from the embedded one by removing the
+// current Maestro's commands from the command mapping, its key list and
+// the bare commands; their definitions stay, unreferenced.
+func schema139() ([]byte, error) {
+	var doc map[string]any
+	if err := json.Unmarshal(schemaJSON, &doc); err != nil {
+		return nil, fmt.Errorf("flow schema is not JSON: %w", err)
+	}
+	defs, _ := doc["definitions"].(map[string]any)
+	mapping, _ := defs["commandMapping"].(map[string]any)
+	props, _ := mapping["properties"].(map[string]any)
+	drop := map[string]bool{}
+	for _, name := range CurrentOnlyCommands() {
+		drop[name] = true
+		delete(props, name)
+	}
+	without := func(holder map[string]any) {
+		list, _ := holder["enum"].([]any)
+		var kept []any
+		for _, x := range list {
+			if s, ok := x.(string); !ok || !drop[s] {
+				kept = append(kept, x)
+			}
+		}
+		if list != nil {
+			holder["enum"] = kept
+		}
+	}
+	if names, ok := mapping["propertyNames"].(map[string]any); ok {
+		without(names)
+	}
+	if bare, ok := defs["bareCommand"].(map[string]any); ok {
+		without(bare)
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}

@@ -378,7 +378,7 @@ func schemaFiles() fstest.MapFS {
 }
 
 func loadProblems(text string) ([]*canonical.Error, []*canonical.Error) {
-	l := NewLoader(schemaFiles())
+	l := newLoader139(schemaFiles())
 	_, _ = l.LoadBytes("flows/t.yaml", []byte(text))
 	return l.Problems(), l.Warnings()
 }
@@ -759,7 +759,7 @@ func TestSchemaTestdata(t *testing.T) {
 				t.Errorf("got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 			}
 			if path.Dir(file) == "valid" {
-				if _, err := NewLoader(src).Load(file); err != nil {
+				if _, err := newLoader139(src).Load(file); err != nil {
 					t.Errorf("loader rejects %s: %v", file, err)
 				}
 			}
@@ -798,7 +798,7 @@ func TestSchemaAcceptsExampleFlows(t *testing.T) {
 	}
 	checked := 0
 	for _, file := range files {
-		if _, err := NewLoader(dirSource{root}).Load(file); err != nil {
+		if _, err := newLoader139(dirSource{root}).Load(file); err != nil {
 			continue // not a flow (a workspace config, an app model) or an intentionally broken one
 		}
 		data, err := fs.ReadFile(root, file)
@@ -917,4 +917,10 @@ func TestSchemaSurvivesHostileYAML(t *testing.T) {
 			t.Logf("%s: %s", name, e)
 		}
 	}
+}
+
+// newLoader139 is the loader of the tests written for Maestro 1.39's
+// semantics (taps retried by default, 1.39's command set).
+func newLoader139(src Source) *Loader {
+	return NewLoader(src).WithMaestroVersion(canonical.Maestro139)
 }

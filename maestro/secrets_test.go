@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/flow-runner/flow/maestro"
 )
 
 // TestUnrecognisedFileErrorsQuoteNothing: yaml.v3 repeats an undefined
@@ -17,7 +15,7 @@ import (
 func TestUnrecognisedFileErrorsQuoteNothing(t *testing.T) {
 	t.Parallel()
 	load := func(text string) string {
-		l := maestro.NewLoader(nil)
+		l := newLoader139(nil)
 		_, err := l.LoadBytes("f.yaml", []byte(text))
 		if err == nil {
 			t.Fatalf("%q loaded", text)
@@ -36,7 +34,7 @@ func TestUnrecognisedFileErrorsQuoteNothing(t *testing.T) {
 		t.Errorf("in a flow the hint names the alias: %s", got)
 	}
 	// A workspace config is any file --config names.
-	_, err := maestro.NewLoader(fstest.MapFS{"config.yaml": {Data: []byte("flows: *hunter2sklive\n")}}).LoadConfig("config.yaml")
+	_, err := newLoader139(fstest.MapFS{"config.yaml": {Data: []byte("flows: *hunter2sklive\n")}}).LoadConfig("config.yaml")
 	if err == nil || strings.Contains(err.Error(), "hunter2sklive") || !strings.Contains(err.Error(), "config.yaml:1:") {
 		t.Errorf("config: want the problem at line 1 without the alias's name, got %v", err)
 	}

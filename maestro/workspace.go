@@ -24,6 +24,10 @@ type WorkspaceConfig struct {
 	FlowsOrder         []string `json:"flowsOrder,omitempty"`
 	ContinueOnFailure  bool     `json:"continueOnFailure"`
 	DeterministicOrder bool     `json:"deterministicOrder,omitempty"`
+	// MaestroVersion is the config's maestroVersion (flow's own key): the
+	// Maestro semantics of the run unless --maestro-version or
+	// FLOW_MAESTRO_VERSION says otherwise.
+	MaestroVersion canonical.MaestroVersion `json:"maestroVersion,omitempty"`
 }
 
 func defaultConfig() WorkspaceConfig {
@@ -77,7 +81,7 @@ func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 	if err != nil {
 		return cfg, err
 	}
-	known := []string{"flows", "includeTags", "excludeTags", "executionOrder", "local"}
+	known := []string{"flows", "includeTags", "excludeTags", "executionOrder", "local", "maestroVersion"}
 	for _, p := range ps {
 		switch p.key {
 		case "flows":
@@ -90,6 +94,8 @@ func (l *Loader) LoadConfig(file string) (WorkspaceConfig, error) {
 			err = d.executionOrder(p.value, &cfg)
 		case "local":
 			err = d.local(p.value, &cfg)
+		case "maestroVersion":
+			err = l.configVersion(d, p.value, &cfg)
 		case "<<":
 			d.warnf(p.keyN, mergeHint, "the workspace config ignores <<, as Maestro does")
 		default:
@@ -689,4 +695,23 @@ func (l *Loader) allNames(p string, into map[string]bool) bool {
 	}
 	walk(p)
 	return true
+}
+
+// configVersion reads maestroVersion and, unless a flag or
+// FLOW_MAESTRO_VERSION chose the version, reads the workspace's flows
+// with it (precedence: flag > env > config > default).
+func (l *Loader) configVersion(d *decoder, n *yaml.Node, cfg *WorkspaceConfig) error {
+	s, err := d.str(n, "maestroVersion")
+	if err != nil {
+		return err
+	}
+	v, perr := canonical.ParseMaestroVersion(s, "maestroVersion")
+	if perr != nil {
+		return perr.At(d.pos(resolve(n)))
+	}
+	cfg.MaestroVersion = v
+	if !l.versionFixed {
+		l.setVersion(v)
+	}
+	return nil
 }

@@ -39,7 +39,7 @@ func wsNames(p *maestro.ExecutionPlan) string {
 
 func wsPlan(t *testing.T, tree fstest.MapFS, inputs []string, opts maestro.PlanOptions) (string, error) {
 	t.Helper()
-	p, err := maestro.NewLoader(tree).Plan(inputs, opts)
+	p, err := newLoader139(tree).Plan(inputs, opts)
 	if err != nil {
 		return "", err
 	}
@@ -133,7 +133,7 @@ func TestWorkspaceLoadsEverySelectedFlow(t *testing.T) {
 		"w/good.yaml": wsFlow("good"),
 		"w/bad.yaml":  {Data: []byte("appId: x\n---\n- tapOn: ok\n- tapon: y\n")},
 	}
-	_, err := maestro.NewLoader(tree).Plan([]string{"w"}, maestro.PlanOptions{})
+	_, err := newLoader139(tree).Plan([]string{"w"}, maestro.PlanOptions{})
 	ce, ok := canonical.AsError(err)
 	if !ok || ce.Pos.String() != "w/bad.yaml:4:3" || !strings.Contains(ce.Message, `unknown command "tapon"`) {
 		t.Fatalf("want the bad flow's problem at w/bad.yaml:4:3, got %v", err)
@@ -152,18 +152,18 @@ func TestWorkspaceConfigErrors(t *testing.T) {
 		"d/config.yml":  {Data: []byte("")},
 		"d/f.yaml":      wsFlow("f"),
 	}
-	l := maestro.NewLoader(tree)
+	l := newLoader139(tree)
 	if _, err := l.Plan([]string{"a"}, maestro.PlanOptions{}); err == nil || !strings.Contains(err.Error(), "a/config.yaml:2:3") ||
 		!strings.Contains(err.Error(), `unknown key "continueOnFailur"`) {
 		t.Errorf("misspelt executionOrder key: %v", err)
 	}
-	l = maestro.NewLoader(tree)
+	l = newLoader139(tree)
 	if _, err := l.Plan([]string{"b"}, maestro.PlanOptions{}); err != nil {
 		t.Errorf("unknown top-level config keys are ignored as in Maestro: %v", err)
 	} else if w := l.Warnings(); len(w) != 1 || !strings.Contains(w[0].Hint, `did you mean "flows"?`) {
 		t.Errorf("want a did-you-mean warning for flow:, got %v", w)
 	}
-	if _, err := maestro.NewLoader(tree).Plan([]string{"c"}, maestro.PlanOptions{}); err == nil || !strings.Contains(err.Error(), "must be a mapping") {
+	if _, err := newLoader139(tree).Plan([]string{"c"}, maestro.PlanOptions{}); err == nil || !strings.Contains(err.Error(), "must be a mapping") {
 		t.Errorf("list config: %v", err)
 	}
 	if got, err := wsPlan(t, tree, []string{"d"}, maestro.PlanOptions{}); err != nil || got != "f" {
@@ -183,15 +183,15 @@ func TestWorkspaceMediaMustBeInside(t *testing.T) {
 		"ok/flow.yaml":     {Data: []byte("appId: x\n---\n- addMedia: [media/dog.png]\n")},
 		"ok/media/dog.png": {Data: []byte("png")},
 	}
-	if _, err := maestro.NewLoader(tree).Load("ws/flow.yaml"); err != nil {
+	if _, err := newLoader139(tree).Load("ws/flow.yaml"); err != nil {
 		t.Fatalf("alone the flow loads: %v", err)
 	}
-	_, err := maestro.NewLoader(tree).Plan([]string{"ws"}, maestro.PlanOptions{})
+	_, err := newLoader139(tree).Plan([]string{"ws"}, maestro.PlanOptions{})
 	ce, ok := canonical.AsError(err)
 	if !ok || ce.Pos.String() != "ws/flow.yaml:3:3" || !strings.Contains(ce.Message, `"cat.png" is not inside the workspace`) {
 		t.Fatalf("want the media problem at ws/flow.yaml:3:3, got %v", err)
 	}
-	if _, err := maestro.NewLoader(tree).Plan([]string{"ok"}, maestro.PlanOptions{}); err != nil {
+	if _, err := newLoader139(tree).Plan([]string{"ok"}, maestro.PlanOptions{}); err != nil {
 		t.Fatalf("media inside the workspace: %v", err)
 	}
 }

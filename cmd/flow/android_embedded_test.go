@@ -47,7 +47,7 @@ func TestAndroidDemoWithEmbeddedHelper(t *testing.T) {
 	defer cancel()
 	for i, flows := range []string{"../../flows/demo", "../../flows/demo/02-login.yaml"} {
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: with139(getenv)}
 		if code := run(ctx, env, []string{"flow", "test", flows, "--device", "android:" + d.Serial}); code != 0 {
 			t.Fatalf("run %d: exit %d\n%s%s", i+1, code, &out, &errb)
 		}

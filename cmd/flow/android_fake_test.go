@@ -33,7 +33,7 @@ func fakeAndroid(t *testing.T) (*phone.Phone, *adbtest.Device, Env, string) {
 	apk := filepath.Join(t.TempDir(), "flow-helper.apk")
 	os.WriteFile(apk, []byte("a helper the fake phone accepts"), 0o644)
 	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: d.Getenv}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: with139(d.Getenv)}
 	return p, d, env, apk
 }
 
@@ -144,7 +144,7 @@ func TestAndroidFaultsExit3WithReport(t *testing.T) {
 			apk := filepath.Join(t.TempDir(), "flow-helper.apk")
 			os.WriteFile(apk, []byte("helper"), 0o644)
 			var out, errb bytes.Buffer
-			env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: d.Getenv}
+			env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: with139(d.Getenv)}
 			report := filepath.Join(t.TempDir(), "report.xml")
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()

@@ -63,5 +63,5 @@ func TestDevicesWithoutADB(t *testing.T) {
 
 func testEnv(vars map[string]string) Env {
 	var out, errb bytes.Buffer
-	return Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
+	return Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: with139(func(k string) string { return vars[k] })}
 }

@@ -30,6 +30,7 @@ func checkCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "exclude-tags", Usage: "skip flows with one of these tags (comma-separated), as flow test would"},
 			&cli.StringFlag{Name: "viewport", Usage: "viewport X,Y,W,H to plan against (with --platform)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
+			maestroVersionFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
@@ -45,6 +46,9 @@ func checkCommand(env Env) *cli.Command {
 			}
 			o.Selection = maestro.PlanOptions{ConfigFile: c.String("config"),
 				IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
+			if o.MaestroVersion, err = maestroVersion(c, env); err != nil {
+				return err
+			}
 			res, err := flowapi.Check(c.Context, toSlash(c.Args().Slice()), o)
 			if err != nil {
 				return err // incomplete: no summary that could pass for a verdict

@@ -93,7 +93,8 @@ func watchFiles(c *cli.Context, env Env, o testOptions) []string {
 	firstAbs, _ := filepath.Abs(first)
 	seen := map[string]bool{firstAbs: true}
 	var rest []string
-	loaded, err := flowapi.Load(c.Context, o.paths, flowapi.LoadOptions{Workspace: o.plan, Vars: o.env, Device: o.device, Env: env})
+	loaded, err := flowapi.Load(c.Context, o.paths, flowapi.LoadOptions{Workspace: o.plan, Vars: o.env, Device: o.device, Env: env,
+		MaestroVersion: o.maestroVersion})
 	if err == nil && loaded.Sources.Loader != nil {
 		for _, f := range loaded.Sources.Loader.Flows() {
 			p := filepath.FromSlash(f.File)

@@ -33,6 +33,7 @@ func convertCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to this file instead of stdout"},
 			&cli.StringFlag{Name: "app-id", Usage: "appId of the Maestro header (default: the app the script opens)"},
 			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE for an .ad script's ${VAR}s (repeatable)"},
+			maestroVersionFlag(),
 		},
 		Action: func(c *cli.Context) error { return runConvert(c, env) },
 	}
@@ -86,7 +87,11 @@ func runConvert(c *cli.Context, env Env) error {
 		flow, text, err = flowapi.LoadAdFile(file, vars, environ, "")
 		sources.AddScript(file, text)
 	} else {
-		sources.Loader = maestro.NewLoader(flowapi.OSSource{}).WithContext(c.Context)
+		v, verr := maestroVersion(c, env)
+		if verr != nil {
+			return verr
+		}
+		sources.Loader = maestro.NewLoader(flowapi.OSSource{}).WithContext(c.Context).WithMaestroVersion(v)
 		flow, err = sources.Loader.Load(file)
 	}
 	if err != nil {
@@ -105,7 +110,11 @@ func runConvert(c *cli.Context, env Env) error {
 	if to == compat.FormatAd {
 		data, err = compat.ToAd(flow)
 	} else {
-		data, err = compat.ToMaestro(flow, c.String("app-id"))
+		v, verr := maestroVersion(c, env)
+		if verr != nil {
+			return verr
+		}
+		data, err = compat.ToMaestroFor(flow, c.String("app-id"), v.Or(canonical.MaestroCurrent))
 	}
 	var ce *compat.ConvertError
 	if errors.As(err, &ce) {

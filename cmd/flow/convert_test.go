@@ -34,7 +34,7 @@ func convertCLI(t *testing.T, args ...string) result {
 		return runFlow(t, "", append([]string{"convert"}, args...)...)
 	}
 	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139}
 	app := newApp(env)
 	cmd := convertCommand(env)
 	cmd.OnUsageError = app.Commands[0].OnUsageError
@@ -77,7 +77,7 @@ func loadSource(t *testing.T, file string) *canonical.Flow {
 	if flowapi.IsAdScript(file) {
 		f, err = flowapi.LoadAdScript(file, nil, nil, "")
 	} else {
-		f, err = maestro.NewLoader(flowapi.OSSource{}).Load(file)
+		f, err = maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139).Load(file)
 	}
 	if err != nil {
 		t.Fatalf("load %s: %v", file, err)
@@ -98,7 +98,7 @@ func reloadAd(t *testing.T, file string, data []byte) *canonical.Flow {
 // reloadMaestro loads converted YAML at file's own path.
 func reloadMaestro(t *testing.T, file string, data []byte) *canonical.Flow {
 	t.Helper()
-	f, err := maestro.NewLoader(overlaySource{file: file, data: data}).Load(file)
+	f, err := maestro.NewLoader(overlaySource{file: file, data: data}).WithMaestroVersion(canonical.Maestro139).Load(file)
 	if err != nil {
 		t.Fatalf("the YAML written for %s does not load: %v\n%s", file, err, data)
 	}
@@ -390,7 +390,7 @@ func TestConvertScalars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := maestro.NewLoader(flowapi.OSSource{}).LoadBytes(flow.File, data)
+	f, err := maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139).LoadBytes(flow.File, data)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
@@ -531,7 +531,7 @@ func TestConvertRandomText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := maestro.NewLoader(flowapi.OSSource{}).LoadBytes(flow.File, data)
+	f, err := maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139).LoadBytes(flow.File, data)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}

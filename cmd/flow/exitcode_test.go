@@ -131,7 +131,7 @@ func TestReadVersion(t *testing.T) {
 // runFlowCtx is runFlow with a context the test cancels.
 func runFlowCtx(ctx context.Context, dir string, args ...string) result {
 	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139}
 	code := run(ctx, env, append([]string{"flow"}, args...))
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }

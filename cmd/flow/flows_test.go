@@ -53,7 +53,7 @@ func TestCorpusLoads(t *testing.T) {
 	t.Parallel()
 	valid, invalid := corpusFiles(t)
 	for _, f := range valid {
-		if _, err := maestro.NewLoader(flowapi.OSSource{}).Load(f); err != nil {
+		if _, err := maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139).Load(f); err != nil {
 			t.Errorf("%s: %v", rel(f), err)
 		}
 	}
@@ -82,7 +82,7 @@ func TestCorpusCanonical(t *testing.T) {
 	for _, f := range valid {
 		t.Run(rel(f), func(t *testing.T) {
 			t.Parallel()
-			l := maestro.NewLoader(flowapi.OSSource{})
+			l := maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139)
 			flow, err := l.Load(f)
 			if err != nil {
 				t.Fatal(err)
@@ -170,7 +170,7 @@ func corpusPlans(sw *canonical.Swipe) string {
 // which order, with its config and tags.
 func TestCorpusWorkspace(t *testing.T) {
 	t.Parallel()
-	plan, err := maestro.NewLoader(flowapi.OSSource{}).Plan([]string{path.Join(corpus, "workspace")}, maestro.PlanOptions{})
+	plan, err := maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139).Plan([]string{path.Join(corpus, "workspace")}, maestro.PlanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestCorpusWorkspace(t *testing.T) {
 	for _, f := range plan.Flows {
 		fmt.Fprintf(&b, "flow %s (%s) tags=%v\n", f.Name, rel(f.File), f.Tags)
 	}
-	smoke, err := maestro.NewLoader(flowapi.OSSource{}).Plan([]string{path.Join(corpus, "workspace")}, maestro.PlanOptions{ExcludeTags: []string{"regression"}})
+	smoke, err := maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139).Plan([]string{path.Join(corpus, "workspace")}, maestro.PlanOptions{ExcludeTags: []string{"regression"}})
 	if err != nil {
 		t.Fatal(err)
 	}

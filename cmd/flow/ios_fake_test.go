@@ -168,7 +168,7 @@ func fakeMac(t *testing.T) (Env, string) {
 	os.WriteFile(xctestrun, []byte("<plist/>"), 0o644)
 	vars := map[string]string{"FLOW_IOS_RUNNER_XCTESTRUN": xctestrun, "FLOW_IOS_LOCK_DIR": filepath.Join(dir, "locks")}
 	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: with139(func(k string) string { return vars[k] }),
 		Environ:  func() []string { return append(os.Environ(), fakeXcrunDir+"="+dir) },
 		LookPath: func(name string) (string, error) { return filepath.Join(dir, name), nil },
 		IOSLink:  &fakePhones{}}

@@ -17,6 +17,7 @@ import (
 	"github.com/gkampitakis/go-snaps/snaps"
 
 	flowapi "github.com/flow-runner/flow"
+	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/report"
 	"github.com/flow-runner/flow/exec/sim"
@@ -93,7 +94,7 @@ func TestLoopMemoryIsBounded(t *testing.T) {
 	if err := os.WriteFile(file, []byte(loopFlow), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l := maestro.NewLoader(flowapi.OSSource{})
+	l := maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139)
 	flow, err := l.Load(filepath.ToSlash(file))
 	if err != nil {
 		t.Fatal(err)
@@ -286,7 +287,7 @@ func TestInterruptTightLoop(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: getenv139}
 	code := run(ctx, env, []string{"flow", "test", "testdata/run/tight_loop.yaml", "--format", "json", "--output", out})
 	if code == 0 {
 		t.Fatalf("exit 0 after an interrupt\n%s", stdout.String())

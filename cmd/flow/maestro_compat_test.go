@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	flowapi "github.com/flow-runner/flow"
+	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -80,7 +81,7 @@ func TestMaestroCorpus(t *testing.T) {
 	}
 	for _, row := range readTSV(t, filepath.Join(repo, "tools/maestro-compat/workspaces.tsv")) {
 		name, inputs, want := row[0], splitList(row[1]), row[5]
-		plan, err := maestro.NewLoader(flowapi.OSSource{}).Plan(inputs, maestro.PlanOptions{
+		plan, err := maestro.NewLoader(flowapi.OSSource{}).WithMaestroVersion(canonical.Maestro139).Plan(inputs, maestro.PlanOptions{
 			IncludeTags: splitList(row[2]), ExcludeTags: splitList(row[3]), ConfigFile: row[4]})
 		got := "error"
 		if err == nil {

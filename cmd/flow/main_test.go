@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/internal/peakrss"
 	"github.com/gkampitakis/go-snaps/snaps"
 )
@@ -20,6 +21,11 @@ func TestMain(m *testing.M) {
 	}
 	if filepath.Base(os.Args[0]) == "xcrun" {
 		os.Exit(fakeXcrun(os.Args[1:]))
+	}
+	// Tests that run the CLI as a separate process (asCLIEnv) pass it the
+	// test's environment: they were written for Maestro 1.39's semantics.
+	if os.Getenv(flowapi.MaestroVersionEnv) == "" {
+		os.Setenv(flowapi.MaestroVersionEnv, "1.39")
 	}
 	if os.Getenv(asCLIEnv) != "" {
 		main() // the test binary as the flow CLI, for tests that need separate processes
@@ -41,7 +47,7 @@ type result struct {
 func runFlow(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	env := Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: getenv139}
 	code := run(context.Background(), env, append([]string{"flow"}, args...))
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
@@ -154,4 +160,20 @@ func TestPlanJSONLines(t *testing.T) {
 		}
 	}
 	snaps.MatchSnapshot(t, r.stdout)
+}
+
+// getenv139 is the environment of the tests written for Maestro 1.39's
+// semantics (taps retried, Rhino by default, 1.39's commands): the
+// default is now the current Maestro, so they ask for 1.39 through
+// FLOW_MAESTRO_VERSION, as a user would.
+func getenv139(k string) string { return with139(func(string) string { return "" })(k) }
+
+// with139 is getenv with FLOW_MAESTRO_VERSION=1.39 unless getenv sets it.
+func with139(getenv func(string) string) func(string) string {
+	return func(k string) string {
+		if v := getenv(k); v != "" || k != flowapi.MaestroVersionEnv {
+			return v
+		}
+		return "1.39"
+	}
 }

@@ -40,7 +40,7 @@ func startMCPWith(t *testing.T, opts *mcp.ClientOptions) *mcpHarness {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &mcpHarness{t: t, stdin: inW, exit: make(chan int, 1), stateDir: t.TempDir(), stderr: &bytes.Buffer{}}
-	env := Env{Stdin: inR, Stdout: outW, Stderr: h.stderr, Getenv: func(string) string { return "" }, StateDir: h.stateDir}
+	env := Env{Stdin: inR, Stdout: outW, Stderr: h.stderr, Getenv: getenv139, StateDir: h.stateDir}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	go func() {
@@ -195,7 +195,7 @@ func TestMCPServesPipelinedCallsInOrder(t *testing.T) {
 	outR, outW := io.Pipe()
 	state := t.TempDir()
 	var stderr bytes.Buffer
-	env := Env{Stdin: inR, Stdout: outW, Stderr: &stderr, Getenv: func(string) string { return "" }, StateDir: state}
+	env := Env{Stdin: inR, Stdout: outW, Stderr: &stderr, Getenv: getenv139, StateDir: state}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	exit := make(chan int, 1)
@@ -304,7 +304,7 @@ func TestMCPRecordsAsTheCLI(t *testing.T) {
 	cli := func(args ...string) {
 		t.Helper()
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: state}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139, StateDir: state}
 		if code := run(context.Background(), env, append(append([]string{"flow"}, args...), "--record", viaCLI)); code != 0 {
 			t.Fatalf("flow %v: exit %d\n%s%s", args, code, out.String(), errb.String())
 		}
@@ -450,7 +450,7 @@ func TestMCPRunFlowsCancels(t *testing.T) {
 // TestMCPOverHTTP: --listen serves the same tools over streamable HTTP.
 func TestMCPOverHTTP(t *testing.T) {
 	var stderr syncBuffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Getenv: func(string) string { return "" }, StateDir: t.TempDir()}
+	env := Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Getenv: getenv139, StateDir: t.TempDir()}
 	ctx, cancel := context.WithCancel(context.Background())
 	exit := make(chan int, 1)
 	go func() { exit <- run(ctx, env, []string{"flow", "mcp", "--listen", "127.0.0.1:0"}) }()

@@ -30,7 +30,7 @@ type httpMCP struct {
 func startHTTPMCP(t *testing.T, env map[string]string, args ...string) (*httpMCP, int) {
 	t.Helper()
 	h := &httpMCP{stderr: &syncBuffer{}}
-	e := Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: h.stderr, Getenv: func(k string) string { return env[k] },
+	e := Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: h.stderr, Getenv: with139(func(k string) string { return env[k] }),
 		StateDir: t.TempDir()}
 	ctx, cancel := context.WithCancel(context.Background())
 	exit := make(chan int, 1)

@@ -27,7 +27,7 @@ func startRawMCP(t *testing.T) *rawMCP {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &rawMCP{t: t, in: inW, answers: make(chan map[string]any, 64), exit: make(chan int, 1), stderr: &syncBuffer{}}
-	env := Env{Stdin: inR, Stdout: outW, Stderr: h.stderr, Getenv: func(string) string { return "" }, StateDir: t.TempDir()}
+	env := Env{Stdin: inR, Stdout: outW, Stderr: h.stderr, Getenv: getenv139, StateDir: t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(func() {
 		inW.Close()

@@ -37,10 +37,14 @@ func planCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "app-id", Usage: "bundle id put in the iOS runner request (--lower ios); omitted targets the app in front"},
 			&cli.BoolFlag{Name: "jsonl", Usage: `read JSON lines {"input":{...},"viewport":{...},"platform":"..."} from stdin; write {"plan":...} or {"error":...} per line`},
 			&cli.BoolFlag{Name: "json", Usage: "print errors as JSON"},
+			maestroVersionFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			opts, err := planOptionsFrom(c)
 			if err != nil {
+				return err
+			}
+			if opts.maestroVersion, err = maestroVersion(c, env); err != nil {
 				return err
 			}
 			if c.Bool("jsonl") {
@@ -82,6 +86,8 @@ type planOptions struct {
 	viewportSet bool
 	lower       string
 	appID       string
+	// maestroVersion is how a flow file is read (--maestro-version).
+	maestroVersion canonical.MaestroVersion
 }
 
 func planOptionsFrom(c *cli.Context) (planOptions, error) {

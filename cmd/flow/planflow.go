@@ -22,7 +22,7 @@ func planFlowFile(ctx context.Context, w io.Writer, src maestro.Source, file str
 	if flowapi.IsAdScript(file) {
 		f, err = flowapi.LoadAdScript(file, nil, nil, string(o.platform))
 	} else {
-		f, err = maestro.NewLoader(src).WithContext(ctx).Load(file)
+		f, err = maestro.NewLoader(src).WithContext(ctx).WithMaestroVersion(o.maestroVersion).Load(file)
 	}
 	if err != nil {
 		return err

@@ -39,7 +39,7 @@ env:
 	call := func(state string, args ...string) string {
 		t.Helper()
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139,
 			Environ: func() []string { return []string{"MAESTRO_SUFFIX=from-shell"} }, StateDir: filepath.Join(dir, state)}
 		if code := run(context.Background(), env, append([]string{"flow"}, args...)); code != 0 {
 			t.Fatalf("flow %v: exit %d\n%s%s", args, code, out.String(), errb.String())

@@ -133,7 +133,7 @@ func TestWaitsCostNoWallTime(t *testing.T) {
 func BenchmarkSixtySecondsOfWaits(b *testing.B) {
 	for b.Loop() {
 		var out bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: getenv139}
 		if code := run(b.Context(), env, []string{"flow", "test", "testdata/run/waits.yaml"}); code != 0 {
 			b.Fatalf("exit %d\n%s", code, out.String())
 		}
@@ -180,7 +180,7 @@ func BenchmarkFlow200Steps(b *testing.B) {
 	}
 	for b.Loop() {
 		var out bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: getenv139}
 		if code := run(b.Context(), env, []string{"flow", "test", flow}); code != 0 {
 			b.Fatalf("exit %d\n%s", code, out.String())
 		}
@@ -238,7 +238,7 @@ func TestInterruptWritesReport(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: getenv139}
 	code := run(ctx, env, []string{"flow", "test", "testdata/run/forever.yaml", "--format", "json", "--output", out})
 	if code != 130 {
 		t.Fatalf("exit %d, want 130 (interrupted)\n%s", code, stdout.String())
@@ -263,7 +263,7 @@ func TestSimStateBetweenInvocations(t *testing.T) {
 	dir := t.TempDir()
 	call := func(args ...string) result {
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: dir}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139, StateDir: dir}
 		code := run(context.Background(), env, append([]string{"flow"}, args...))
 		return result{code: code, stdout: out.String(), stderr: errb.String()}
 	}
@@ -330,7 +330,7 @@ func TestPipelineRecordReplay(t *testing.T) {
 	call := func(args ...string) {
 		t.Helper()
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: state}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139, StateDir: state}
 		if code := run(context.Background(), env, append([]string{"flow"}, args...)); code != 0 {
 			t.Fatalf("flow %v: exit %d\n%s%s", args, code, out.String(), errb.String())
 		}
@@ -365,7 +365,7 @@ func TestDragRecordReplay(t *testing.T) {
 	call := func(state string, args ...string) result {
 		t.Helper()
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139,
 			StateDir: filepath.Join(dir, state)}
 		code := run(context.Background(), env, append([]string{"flow"}, args...))
 		return result{code: code, stdout: out.String(), stderr: errb.String()}
@@ -408,7 +408,7 @@ func TestSnapshotRefs(t *testing.T) {
 	call := func(args ...string) result {
 		t.Helper()
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: dir}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139, StateDir: dir}
 		code := run(context.Background(), env, append([]string{"flow"}, args...))
 		return result{code: code, stdout: out.String(), stderr: errb.String()}
 	}
@@ -445,7 +445,7 @@ func TestTestRecordReplay(t *testing.T) {
 	call := func(state string, args ...string) {
 		t.Helper()
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139,
 			StateDir: filepath.Join(dir, state)}
 		if code := run(context.Background(), env, append([]string{"flow"}, args...)); code != 0 {
 			t.Fatalf("flow %v: exit %d\n%s%s", args, code, out.String(), errb.String())
@@ -484,7 +484,7 @@ func TestAdSelectorAlternatives(t *testing.T) {
 	ok := filepath.Join(dir, "alt.ad")
 	os.WriteFile(ok, []byte("open \"com.example.shop\" --relaunch\npress \"text=Nowhere || text=\\\"Log in\\\"\"\nwait \"text\" \"Welcome back\"\n"), 0o644)
 	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: dir}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139, StateDir: dir}
 	if code := run(context.Background(), env, []string{"flow", "test", ok}); code != 0 {
 		t.Fatalf("the second alternative must be tapped: exit %d\n%s%s", code, out.String(), errb.String())
 	}
@@ -511,7 +511,7 @@ func TestAdDroppedAlternativeWarns(t *testing.T) {
 		t.Fatalf("flow check must warn and pass:\n%s", r)
 	}
 	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: t.TempDir()}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139, StateDir: t.TempDir()}
 	if code := run(context.Background(), env, []string{"flow", "test", file}); code != 0 || !strings.Contains(out.String(), "warning: ") {
 		t.Fatalf("flow test must warn and run the other alternative: exit %d\n%s%s", code, out.String(), errb.String())
 	}

@@ -28,12 +28,23 @@ func schemaCommand(env Env) *cli.Command {
 
    Both documents of a flow (the header and, after ---, the commands) are checked against
    the same schema. A workspace config.yaml is not a flow: keep it out of the pattern.`,
+		Flags: []cli.Flag{maestroVersionFlag()},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return canonical.Errorf(canonical.CodeInvalidArgs, "flow schema takes no arguments, got %q", c.Args().First()).
 					WithHint("run flow schema > maestro-flow.schema.json, and see flow schema --help")
 			}
-			_, err := env.Stdout.Write(maestro.Schema())
+			v, err := maestroVersion(c, env)
+			if err != nil {
+				return err
+			}
+			// Without a version the schema is today's, whatever a
+			// workspace config says: flow schema reads no workspace.
+			data, err := maestro.SchemaFor(v.Or(canonical.MaestroCurrent))
+			if err != nil {
+				return err
+			}
+			_, err = env.Stdout.Write(data)
 			return err
 		},
 	}

@@ -140,7 +140,7 @@ func semRunWith(t *testing.T, environ, apps []string, flow string, args ...strin
 		argv = append(argv, filepath.ToSlash(filepath.Join(semDir, flow)))
 	}
 	var out, errb strings.Builder
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: semGetenv(environ)}
 	if environ != nil {
 		env.Environ = func() []string { return environ }
 	}
@@ -702,4 +702,20 @@ func TestSemanticsInput(t *testing.T) {
 			"back",
 			"pressKey volume up"),
 	}})
+}
+
+// semGetenv reads environ's variables, a variable written with an empty
+// value (FLOW_MAESTRO_VERSION=) as unset; the rest is getenv139's.
+func semGetenv(environ []string) func(string) string {
+	vals := map[string]string{}
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		vals[k] = v
+	}
+	return func(k string) string {
+		if v, ok := vals[k]; ok {
+			return v
+		}
+		return getenv139(k)
+	}
 }

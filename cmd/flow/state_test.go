@@ -40,7 +40,7 @@ func flowProcess(t *testing.T, state string, env []string, args ...string) *osex
 // inState runs a flow command in-process on the state dir.
 func inState(state string, vars map[string]string, args ...string) result {
 	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }, StateDir: state}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: with139(func(k string) string { return vars[k] }), StateDir: state}
 	code := run(context.Background(), env, append([]string{"flow"}, args...))
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
@@ -384,7 +384,7 @@ func TestLockWaitNoticeAndCancel(t *testing.T) {
 	defer held.Release()
 	ctx, cancel := context.WithCancel(context.Background())
 	var errb syncBuffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: state}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: getenv139, StateDir: state}
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, env, []string{"flow", "back"}) }()
 	deadline := time.Now().Add(20 * time.Second)

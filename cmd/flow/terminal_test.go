@@ -63,7 +63,7 @@ func TestTerminalNeutralisesInput(t *testing.T) {
 	}
 	for _, tty := range []bool{false, true} {
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, IsTTY: tty}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139, IsTTY: tty}
 		code := run(context.Background(), env, []string{"flow", "test", file})
 		if code != 1 {
 			t.Fatalf("tty %v: want exit 1, got %d\n%s%s", tty, code, out.String(), errb.String())

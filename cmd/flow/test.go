@@ -55,6 +55,7 @@ func testCommand(env Env) *cli.Command {
 			&cli.IntFlag{Name: "shard-split", Usage: "split the flows across N devices run at once"},
 			&cli.IntFlag{Name: "shard-all", Usage: "run every flow on each of N devices at once"},
 			&cli.StringFlag{Name: "record", Usage: "append every passed top-level step that has an exact .ad form to this .ad script"},
+			maestroVersionFlag(),
 		},
 		Action: func(c *cli.Context) error { return runTest(c, env) },
 	}
@@ -94,6 +95,9 @@ type testOptions struct {
 	androidHelper string
 	// iosRunnerURL is --ios-runner-url.
 	iosRunnerURL string
+	// maestroVersion is --maestro-version or FLOW_MAESTRO_VERSION; ""
+	// lets the workspace config decide.
+	maestroVersion canonical.MaestroVersion
 	// sys is the process environment, where devices find their tools (adb,
 	// the Android SDK, FLOW_ANDROID_HELPER).
 	sys Env
@@ -133,6 +137,10 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: flowapi.GraalFromEnv(env),
 		androidHelper: c.String("android-helper"), iosRunnerURL: c.String("ios-runner-url"), sys: env,
 		continuous: c.Bool("continuous"), verbose: c.Bool("verbose"), terminal: terminal(c, env)}
+	var err error
+	if o.maestroVersion, err = maestroVersion(c, env); err != nil {
+		return o, err
+	}
 	choice, err := chooseDevice(o.device, c.IsSet("device"), c.String("platform"))
 	if err != nil {
 		return o, err
@@ -336,7 +344,8 @@ func runTest(c *cli.Context, env Env) error {
 
 // runTestOnce loads the flows and runs them once, as flow test does.
 func runTestOnce(c *cli.Context, env Env, o testOptions) error {
-	loaded, err := flowapi.Load(c.Context, o.paths, flowapi.LoadOptions{Workspace: o.plan, Vars: o.env, Device: o.device, Env: env})
+	loaded, err := flowapi.Load(c.Context, o.paths, flowapi.LoadOptions{Workspace: o.plan, Vars: o.env, Device: o.device, Env: env,
+		MaestroVersion: o.maestroVersion})
 	if err != nil {
 		return err
 	}

@@ -130,7 +130,7 @@ func TestWebShardSplit(t *testing.T) {
 	run := func(shards string) (result, time.Duration, []byte) {
 		report := filepath.Join(dir, "report-"+shards+".json")
 		var out, errb bytes.Buffer
-		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, StateDir: dir}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv139, StateDir: dir}
 		start := time.Now()
 		code := runMain(env, "test", suite, "--device", "web", "--shard-split", shards, "--format", "json", "--output", report)
 		wall := time.Since(start)

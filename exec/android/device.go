@@ -511,6 +511,12 @@ func (d *Device) setPermissions(ctx context.Context, appID string, perms map[str
 	return nil
 }
 
+// SetPermissions is the current Maestro's setPermissions: the grants and
+// revocations launchApp makes, at any point of a flow.
+func (d *Device) SetPermissions(ctx context.Context, appID string, perms map[string]string) error {
+	return d.setPermissions(ctx, appID, perms)
+}
+
 // StopApp force-stops the app, or (kill) kills its process as the system
 // does under memory pressure, so it restores its state on the next start
 // (Maestro's killApp: am kill).
@@ -605,6 +611,32 @@ func (d *Device) AirplaneMode(ctx context.Context) (bool, error) {
 
 // SetAirplaneMode switches it with cmd connectivity (Android 11+), which
 // also broadcasts the change as the quick setting does.
+// userRotations are Settings.System.USER_ROTATION's values per Maestro
+// orientation: Surface.ROTATION_0, _90, _180, _270 (AOSP
+// frameworks/base/core/java/android/view/Surface.java). ROTATION_90 is the
+// device turned 90° counter-clockwise, Maestro's LANDSCAPE_LEFT
+// (docs.maestro.dev reference/commands-available/setorientation).
+func userRotations() map[string]string {
+	return map[string]string{"PORTRAIT": "0", "LANDSCAPE_LEFT": "1", "UPSIDE_DOWN": "2", "LANDSCAPE_RIGHT": "3"}
+}
+
+// SetOrientation is the current Maestro's setOrientation: auto-rotate off
+// (Settings.System.ACCELEROMETER_ROTATION = 0), then the fixed rotation
+// (Settings.System.USER_ROTATION), through `settings put system`
+// (AOSP frameworks/base/core/java/android/provider/Settings.java).
+func (d *Device) SetOrientation(ctx context.Context, orientation string) error {
+	r, ok := userRotations()[orientation]
+	if !ok {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN, got %q", orientation).
+			WithHint("use one of those four, in capitals")
+	}
+	if _, err := d.shellOK(ctx, "settings", "put", "system", "accelerometer_rotation", "0"); err != nil {
+		return err
+	}
+	_, err := d.shellOK(ctx, "settings", "put", "system", "user_rotation", r)
+	return err
+}
+
 func (d *Device) SetAirplaneMode(ctx context.Context, on bool) error {
 	state := "disable"
 	if on {

@@ -494,3 +494,31 @@ func TestSessionDropRestartsOnceThenFails(t *testing.T) {
 		t.Fatal("a dead session stays dead")
 	}
 }
+
+// setPermissions (the current Maestro's, docs.maestro.dev
+// reference/commands-available/setpermissions) grants and revokes as
+// launchApp's permissions do, and the runtime finds it as an
+// exec.PermissionSetter.
+func TestSetPermissionsOutsideLaunch(t *testing.T) {
+	p := newPhone()
+	ctx := context.Background()
+	d, err := open(ctx, testConfig(t), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close(ctx)
+	var ps exec.PermissionSetter = d
+	p.log = nil
+	if err := ps.SetPermissions(ctx, "com.example.shop", map[string]string{"camera": "allow", "notifications": "deny"}); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(p.log, "\n")
+	for _, want := range []string{"pm grant com.example.shop android.permission.CAMERA", "pm revoke com.example.shop android.permission.POST_NOTIFICATIONS"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q among the commands:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "am ") {
+		t.Errorf("setPermissions must not start or stop the app:\n%s", got)
+	}
+}

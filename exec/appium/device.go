@@ -550,6 +550,12 @@ func (d *Device) LaunchApp(ctx context.Context, o exec.LaunchOptions) error {
 	return d.mobile(ctx, "launchApp", "activateApp", map[string]any{d.appKey(): o.AppID}, nil)
 }
 
+// SetPermissions is the current Maestro's setPermissions, through the
+// driver as launchApp's permissions are.
+func (d *Device) SetPermissions(ctx context.Context, appID string, perms map[string]string) error {
+	return d.setPermissions(ctx, appID, perms)
+}
+
 // setPermissions is Maestro's permission map through the driver:
 // Android `mobile: changePermissions` (grant or revoke, Maestro's names
 // expanded as adb does), iOS `mobile: setPermission` (simulators).

@@ -499,6 +499,16 @@ func (d *Device) Close(ctx context.Context) error {
 	return stop(ctx)
 }
 
+// SetPermissions is the current Maestro's setPermissions: simctl privacy
+// through the host, as launchApp's permissions; without the host (a runner
+// reached by URL) it is refused, as nothing else can set them.
+func (d *Device) SetPermissions(ctx context.Context, appID string, perms map[string]string) error {
+	if d.cfg.Host == nil {
+		return d.noHost("setPermissions")
+	}
+	return d.cfg.Host.SetPermissions(ctx, appID, perms)
+}
+
 func (d *Device) noHost(command string) error {
 	return canonical.Errorf(canonical.CodeUnsupportedOperation, "%s needs the simulator's host (xcrun simctl on the Mac); flow reaches %s only through its runner", command, d.cfg.Name).
 		With("device", d.cfg.Name).

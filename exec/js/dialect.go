@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
+
+	"github.com/flow-runner/flow/canonical"
 )
 
 // Dialect is the JavaScript engine of Maestro's whose observable behaviour
@@ -32,6 +34,22 @@ func DialectFor(jsEngine string, forceGraalJS bool) Dialect {
 		return GraalJS
 	}
 	return Rhino
+}
+
+// DialectOf is the dialect of a flow loaded with Maestro version v: the
+// current Maestro runs GraalJS unless the top-level header says
+// `jsEngine: rhino` (PR #2631, "Make Graal default JS engine"; its
+// Orchestra.initJsEngine no longer reads MAESTRO_USE_GRAALJS for the
+// choice), while 1.39 (and a flow not made by the loader, whose version is
+// unset) follows DialectFor.
+func DialectOf(v canonical.MaestroVersion, jsEngine string, forceGraalJS bool) Dialect {
+	if v.GraalJSByDefault() {
+		if jsEngine == "rhino" {
+			return Rhino
+		}
+		return GraalJS
+	}
+	return DialectFor(jsEngine, forceGraalJS)
 }
 
 // rhinoString is what Maestro's Rhino engine binds for a string it defines

@@ -15,6 +15,73 @@ type extras struct {
 	airplane       bool
 	media          []string
 	keychainClears int
+	// orientation and permissions are what setOrientation and
+	// setPermissions (the current Maestro's) last set; screens are not laid
+	// out again, and neither is kept in the saved state.
+	orientation string
+	permissions map[string]map[string]string
+}
+
+// SetOrientation remembers the orientation; screens keep their layout.
+func (d *Device) SetOrientation(ctx context.Context, orientation string) error {
+	defer d.mu.Unlock()
+	if err := d.begin(ctx); err != nil {
+		return err
+	}
+	switch orientation {
+	case "PORTRAIT", "LANDSCAPE_LEFT", "LANDSCAPE_RIGHT", "UPSIDE_DOWN":
+	default:
+		return canonical.Errorf(canonical.CodeInvalidArgs, "sim cannot turn to %q", orientation).
+			WithHint("use PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN")
+	}
+	d.extras.orientation = orientation
+	return nil
+}
+
+// Orientation is the orientation setOrientation last set (PORTRAIT before).
+func (d *Device) Orientation(ctx context.Context) (string, error) {
+	defer d.mu.Unlock()
+	if err := d.begin(ctx); err != nil {
+		return "", err
+	}
+	if d.extras.orientation == "" {
+		return "PORTRAIT", nil
+	}
+	return d.extras.orientation, nil
+}
+
+// SetPermissions remembers an app's permissions, merged over what was
+// set before (all replaces everything); app models do not ask for any.
+func (d *Device) SetPermissions(ctx context.Context, appID string, perms map[string]string) error {
+	defer d.mu.Unlock()
+	if err := d.begin(ctx); err != nil {
+		return err
+	}
+	if d.extras.permissions == nil {
+		d.extras.permissions = map[string]map[string]string{}
+	}
+	cur := d.extras.permissions[appID]
+	if _, ok := perms["all"]; ok || cur == nil {
+		cur = map[string]string{}
+	}
+	for k, v := range perms {
+		cur[k] = v
+	}
+	d.extras.permissions[appID] = cur
+	return nil
+}
+
+// Permissions are what SetPermissions set for appID, a copy.
+func (d *Device) Permissions(ctx context.Context, appID string) (map[string]string, error) {
+	defer d.mu.Unlock()
+	if err := d.begin(ctx); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for k, v := range d.extras.permissions[appID] {
+		out[k] = v
+	}
+	return out, nil
 }
 
 // SetLocation mocks the location.

@@ -180,6 +180,24 @@ func (p *Phone) settings(ctx context.Context, args []string, stdout, stderr io.W
 		}
 		return 0
 	}
+	// Settings.System.ACCELEROMETER_ROTATION and USER_ROTATION (AOSP
+	// Settings.java; USER_ROTATION holds Surface.ROTATION_0.._270 as 0..3):
+	// the phone has no accelerometer, so auto-rotate is accepted and
+	// ignored, and a fixed rotation turns the device.
+	if len(args) == 4 && args[0] == "put" && args[1] == "system" && args[2] == "accelerometer_rotation" && (args[3] == "0" || args[3] == "1") {
+		return 0
+	}
+	if len(args) == 4 && args[0] == "put" && args[1] == "system" && args[2] == "user_rotation" {
+		o, ok := map[string]string{"0": "PORTRAIT", "1": "LANDSCAPE_LEFT", "2": "UPSIDE_DOWN", "3": "LANDSCAPE_RIGHT"}[args[3]]
+		if !ok {
+			return p.notModelled("settings", args, stderr)
+		}
+		if err := p.dev.SetOrientation(ctx, o); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		return 0
+	}
 	return p.notModelled("settings", args, stderr)
 }
 

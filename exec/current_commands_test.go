@@ -1,0 +1,75 @@
+package exec_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
+)
+
+// webStill is stillDevice on the web, which neither turns nor sets
+// permissions (as Maestro's web driver).
+type webStill struct{ stillDevice }
+
+func (d *webStill) Info(context.Context) (exec.DeviceInfo, error) {
+	return exec.DeviceInfo{Platform: "web", Name: "web", ID: "web"}, nil
+}
+
+// The current Maestro's setOrientation and setPermissions on a device
+// that cannot do them: setOrientation is UNSUPPORTED_OPERATION everywhere
+// (docs.maestro.dev reference/commands-available/setorientation: not on
+// the web), setPermissions too except on the web, where Maestro's
+// WebDriver.setPermissions does nothing.
+func TestCurrentCommandsWithoutTheCapability(t *testing.T) {
+	orient := &canonical.SetOrientation{Meta: canonical.Meta{Name: "setOrientation", Pos: at(4)},
+		Orientation: canonical.Text("LANDSCAPE_LEFT", canonical.Pos{})}
+	perms := &canonical.SetPermissions{Meta: canonical.Meta{Name: "setPermissions", Pos: at(4)},
+		AppID: canonical.Text("com.still", canonical.Pos{}), Permissions: map[string]string{"camera": "allow"}}
+	for _, c := range []struct {
+		name string
+		dev  exec.Device
+		cmd  canonical.Command
+		want canonical.Code // "" passes
+	}{
+		{"setOrientation on android without Orienter", &stillDevice{}, orient, canonical.CodeUnsupportedOperation},
+		{"setOrientation on the web", &webStill{}, orient, canonical.CodeUnsupportedOperation},
+		{"setPermissions on android without PermissionSetter", &stillDevice{}, perms, canonical.CodeUnsupportedOperation},
+		{"setPermissions on the web", &webStill{}, perms, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clock := newClock()
+			switch d := c.dev.(type) {
+			case *stillDevice:
+				d.clock, d.start = clock, clock.Now()
+			case *webStill:
+				d.clock, d.start = clock, clock.Now()
+			}
+			cfg := exec.Config{Device: c.dev, Clock: clock,
+				NewScripts: func(string, func(string)) exec.Scripts { return literalScripts{} }}
+			flow := &canonical.Flow{File: "flow.yaml", Name: "flow", AppID: canonical.Text("com.still", canonical.Pos{}),
+				Commands: []canonical.Command{launch(3), c.cmd}}
+			res := exec.RunFlow(context.Background(), cfg, flow)
+			if c.want == "" {
+				if res.Status != exec.StatusPassed {
+					t.Fatalf("want passed, got %s %v", res.Status, res.Error)
+				}
+				return
+			}
+			if res.Error == nil || res.Error.Code != c.want || res.Error.Pos.Line != 4 || res.Error.Hint == "" {
+				t.Fatalf("want %s at line 4 with a hint, got %s %+v", c.want, res.Status, res.Error)
+			}
+		})
+	}
+}
+
+// A setOrientation value known only when it runs is checked then.
+func TestSetOrientationValueCheckedAtRun(t *testing.T) {
+	clock := newClock()
+	bad := &canonical.SetOrientation{Meta: canonical.Meta{Name: "setOrientation", Pos: at(4)},
+		Orientation: canonical.Text("SIDEWAYS", canonical.Pos{})}
+	res, _, _ := runStill(t, context.Background(), clock, launch(3), bad)
+	if res.Error == nil || res.Error.Code != canonical.CodeInvalidArgs || res.Error.Pos.Line != 4 {
+		t.Fatalf("want INVALID_ARGS at line 4, got %+v", res.Error)
+	}
+}
