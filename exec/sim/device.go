@@ -68,7 +68,7 @@ func New(opts Options) *Device {
 	if d.events == nil {
 		d.events = exec.NopLog{}
 	}
-	for _, a := range append(append([]*App(nil), opts.Apps...), DemoApp()) {
+	for _, a := range append(append([]*App(nil), opts.Apps...), demoAppFor(opts.Platform)) {
 		if a != nil && d.proc(a.AppID) == nil {
 			d.procs = append(d.procs, newProcess(a))
 		}

@@ -2,7 +2,11 @@
 // models described in YAML (contracts §7), recognizers for taps, long
 // presses, pans, flings, pinches and rotations, and a virtual clock so
 // waits cost no wall time. It is a real adapter, used for the README demo
-// and end-to-end tests, and it ships the demo shop app (apps/shop.yaml).
+// and end-to-end tests, and it ships the demo shop app (apps/shop.yaml),
+// in Android's 1080x2400 pixels, or in an iPhone's 390x844 points on a
+// device with the iOS profile (sim:ios, the fake iOS runner), as that
+// platform reports positions; app models given by the caller keep the
+// units they are written in.
 //
 // # What it models
 //

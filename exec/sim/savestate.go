@@ -289,14 +289,18 @@ func (d *Device) restoreApps(s savedDevice, given []*App) (updated map[string]bo
 		if d.proc(a.AppID) != nil {
 			return nil, damaged("app %q is saved twice", a.AppID)
 		}
-		p, same, err := restoreApp(a, byID[a.AppID])
+		// The demo app's units follow the platform (demoAppFor): restored
+		// on the other one, its saved offsets and stack belong to another
+		// layout, so it starts again as after an update.
+		regrid := a.Model.Builtin == demoRef && byID[a.AppID] == nil && (s.Platform == "ios") != (d.plat == "ios")
+		p, same, err := restoreApp(a, byID[a.AppID], d.plat, regrid)
 		if err != nil {
 			return nil, err
 		}
 		updated[a.AppID] = !same
 		d.procs = append(d.procs, p)
 	}
-	for _, a := range append(append([]*App(nil), given...), DemoApp()) {
+	for _, a := range append(append([]*App(nil), given...), demoAppFor(d.plat)) {
 		if a != nil && d.proc(a.AppID) == nil {
 			d.procs = append(d.procs, newProcess(a))
 		}
@@ -325,13 +329,14 @@ func (d *Device) restoreScreen(s savedDevice, updated map[string]bool) error {
 	return nil
 }
 
-// restoreApp builds one app's process. same reports whether the model is
-// the one the state was saved with; when it is not, only persisted
-// element state carries over.
-func restoreApp(a savedApp, given *App) (p *process, same bool, err error) {
+// restoreApp builds one app's process on a device of platform plat. same
+// reports whether the model is the one the state was saved with; when it
+// is not, or regrid says the demo app was saved in other units, only
+// persisted element state carries over.
+func restoreApp(a savedApp, given *App, plat string, regrid bool) (p *process, same bool, err error) {
 	model := given
 	if model == nil {
-		if model, err = loadSaved(a); err != nil {
+		if model, err = loadSaved(a, plat); err != nil {
 			return nil, false, err
 		}
 	}
@@ -339,7 +344,7 @@ func restoreApp(a savedApp, given *App) (p *process, same bool, err error) {
 		return nil, false, damaged("the model saved for app %q has appId %q", a.AppID, model.AppID)
 	}
 	p = newProcess(model)
-	if model.source == nil || digest(model.source) != a.Model.SHA256 {
+	if regrid || model.source == nil || digest(model.source) != a.Model.SHA256 {
 		restorePersisted(p, a)
 		return p, false, nil
 	}
@@ -349,11 +354,11 @@ func restoreApp(a savedApp, given *App) (p *process, same bool, err error) {
 	return p, true, nil
 }
 
-func loadSaved(a savedApp) (*App, error) {
+func loadSaved(a savedApp, plat string) (*App, error) {
 	m := a.Model
 	switch {
 	case m.Builtin == demoRef && m.Source == "" && m.SourceBase64 == "":
-		return DemoApp(), nil
+		return demoAppFor(plat), nil
 	case m.Builtin != "":
 		return nil, damaged("app %q names built-in model %q; this flow has only %q", a.AppID, m.Builtin, demoRef)
 	case m.Source != "" && m.SourceBase64 != "":

@@ -107,17 +107,18 @@ func TestFlingGoesFurtherThanSlowPan(t *testing.T) {
 
 // TestMaestroSwipeOnIOSHolds: on iOS the endpoint-hold profile reaches the
 // end in 100 ms and rests, so a Maestro swipe moves exactly its travel,
-// while a 100 ms fling still throws.
+// while a 100 ms fling still throws. The demo shop is in points there.
 func TestMaestroSwipeOnIOSHolds(t *testing.T) {
 	t.Parallel()
 	r := catalog(t, sim.Options{Platform: "ios"})
-	r.gesture(swipe(t, 540, 1800, 0, -600, 400, planner.IOS))
-	if got := r.lastY("product_list"); got != 600 {
-		t.Fatalf("swipe: offset %v, want 600", got)
+	r.gesture(swipe(t, 195, 650, 0, -200, 400, planner.IOS))
+	if got := r.lastY("product_list"); got != 200 {
+		t.Fatalf("swipe: offset %v, want 200", got)
 	}
-	r.gesture(plan(t, canonical.Gesture{Intent: canonical.IntentFling, From: pt(540, 1800), To: pt(540, 1200)}, planner.IOS))
-	if got := r.lastY("product_list"); got != 600+3594 {
-		t.Fatalf("fling: offset %v, want %v", got, 600+3594)
+	// 200 pt in 100 ms: 2 pt/ms, thrown on for 2 × 499 = 998 pt.
+	r.gesture(plan(t, canonical.Gesture{Intent: canonical.IntentFling, From: pt(195, 650), To: pt(195, 450)}, planner.IOS))
+	if got := r.lastY("product_list"); got != 200+200+998 {
+		t.Fatalf("fling: offset %v, want %v", got, 200+200+998)
 	}
 }
 

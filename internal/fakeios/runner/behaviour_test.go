@@ -251,3 +251,47 @@ func TestBoundsAsTheRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoShopIsInPoints: the built-in demo shop answers as the runner
+// would on an iPhone 14 (Commands.swift viewport and hierarchy report
+// XCUIElement frames, which are points): a 390x844 viewport, every
+// element of the window inside it, and the scroll containers' children
+// at least partly on it (sim leaves out the ones wholly off). A model in
+// Android's 1080x2400 pixels puts its full-width rows at x 1080.
+func TestDemoShopIsInPoints(t *testing.T) {
+	_, send := serve(t, Options{})
+	launch(t, send, "com.example.shop")
+	a := send("viewport", map[string]any{"appIds": []string{"com.example.shop"}})
+	if !a.OK || a.Data["w"] != 390.0 || a.Data["h"] != 844.0 || a.Data["orientation"] != "portrait" {
+		t.Fatalf("viewport %+v, want a 390x844 portrait iPhone", a.Data)
+	}
+	for _, link := range []string{"", "shop://login", "shop://catalog", "shop://item/trail-running-shoes", "shop://cart"} {
+		if link != "" {
+			if a := send("openLink", map[string]any{"link": link}); !a.OK {
+				t.Fatalf("openLink %s: %+v", link, a.Error)
+			}
+		}
+		root := send("hierarchy", nil).Data["root"].(map[string]any)
+		kids, _ := root["children"].([]any)
+		if len(kids) < 4 {
+			t.Fatalf("%s: the window has %d elements", link, len(kids))
+		}
+		var check func(e map[string]any, inScroll bool)
+		check = func(e map[string]any, inScroll bool) {
+			f := e["frame"].(map[string]any)
+			x, y, w, h := f["x"].(float64), f["y"].(float64), f["w"].(float64), f["h"].(float64)
+			inside := x >= 0 && y >= 0 && x+w <= 390 && y+h <= 844
+			onScreen := x < 390 && y < 844 && x+w > 0 && y+h > 0
+			if w <= 0 || h <= 0 || (!inScroll && !inside) || (inScroll && !onScreen) {
+				t.Errorf("%s: %s %q frame %v is not on a 390x844 screen", link, e["identifier"], e["title"], f)
+			}
+			kids, _ := e["children"].([]any)
+			for _, k := range kids {
+				check(k.(map[string]any), inScroll || e["scrollable"] != nil)
+			}
+		}
+		for _, k := range kids {
+			check(k.(map[string]any), false)
+		}
+	}
+}

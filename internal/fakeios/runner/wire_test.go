@@ -28,6 +28,20 @@ func TestWireTranscripts(t *testing.T) {
 	// Each transcript's device: the session is a simulator with the demo
 	// shop; iphone is a real iPhone with the notes app in points.
 	devices := map[string]func(t *testing.T) Options{
+		// session.jsonl was written with the demo shop's Android grid
+		// (1080x2400, a tap at 540,320), which the runner, reporting
+		// points, never answers; the fake now shows the built-in shop in
+		// points, so the session replays against the same model given as
+		// an app in its own pixel units until the transcript (with
+		// exec/ios TestClientTranscript and FlowRunnerCore WireTests, which
+		// read its values) is redone in points.
+		"session.jsonl": func(t *testing.T) Options {
+			shop, err := sim.LoadApp(sim.DemoAppFile, sim.DemoAppYAML())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return Options{Simulator: true, Apps: []*sim.App{shop}}
+		},
 		"iphone.jsonl": func(t *testing.T) Options {
 			return Options{Apps: []*sim.App{loadApp(t, "testdata/notes.yaml")}}
 		},
