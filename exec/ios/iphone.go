@@ -138,6 +138,12 @@ func OpenIPhone(ctx context.Context, cfg IPhoneConfig) (*Device, error) {
 		return nil, err
 	}
 	d.stop = stop
+	d.install = func(ctx context.Context, app string) error {
+		if err := cfg.Link.Install(ctx, phone.UDID, app); err != nil {
+			return appFileError(err, app, phone.UDID)
+		}
+		return nil
+	}
 	return d, nil
 }
 
