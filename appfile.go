@@ -36,6 +36,12 @@ var zipMagic = []byte("PK\x03\x04")
 // with the device it fits.
 func CheckAppFiles(t Target) error {
 	for _, file := range t.AppFiles {
+		if isAppium(t) {
+			if err := checkAppiumFile(file); err != nil {
+				return err
+			}
+			continue
+		}
 		kind, err := readAppFile(file)
 		if err != nil {
 			return err
@@ -110,14 +116,34 @@ func fitsDevice(t Target, file string, kind appFileKind) error {
 		if kind != appModel {
 			return refuse(t.Device, "sim runs app models, not built apps", "pass a sim app model (.yaml or .json, contracts §7), or run the app on --device android or ios")
 		}
-	case t.Device == "appium" || t.Device == "web" && t.WebDriverURL != "":
-		if kind == appModel {
-			// Appium's fake driver takes an XML page source as its app;
-			// a sim model is nobody's app.
-			return refuse(t.Device, "a sim app model runs on --device sim only", "pass the file Appium's driver installs (.apk, .app, .ipa, .zip)")
-		}
 	default:
 		return refuse(t.Device, "the web device opens pages and installs no app", "drop --app-file, or run on android, ios, sim or appium")
+	}
+	return nil
+}
+
+// isAppium is a run on a remote WebDriver endpoint, where the app goes
+// in the session's capabilities.
+func isAppium(t Target) bool {
+	return t.Device == "appium" || t.Device == "web" && t.WebDriverURL != ""
+}
+
+// checkAppiumFile checks an app for Appium's app capability: a URL the
+// server downloads, or a file or folder here (Appium's drivers take .apk,
+// .app, .ipa, .zip; its fake driver an XML page source), never a sim
+// app model.
+func checkAppiumFile(file string) error {
+	if strings.Contains(file, "://") {
+		return nil
+	}
+	if _, err := os.Stat(file); err != nil {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--app-file %s: no such file or folder", file).With("file", file).
+			WithHint("give the app Appium's driver installs (.apk, .app, .ipa, .zip), as a path or a URL the server can download")
+	}
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".yaml", ".yml", ".json":
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--app-file %s does not fit --device appium: a sim app model runs on --device sim only", file).
+			With("file", file).WithHint("give the app Appium's driver installs (.apk, .app, .ipa, .zip)")
 	}
 	return nil
 }
@@ -156,9 +182,12 @@ func appiumFiles(caps map[string]any, files []string) (map[string]any, error) {
 	}
 	var abs []string
 	for _, f := range files {
-		a, err := filepath.Abs(f)
-		if err != nil {
-			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--app-file %s: %v", f, err)
+		a := f
+		if !strings.Contains(f, "://") {
+			var err error
+			if a, err = filepath.Abs(f); err != nil {
+				return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--app-file %s: %v", f, err)
+			}
 		}
 		ext := strings.ToLower(filepath.Ext(strings.TrimRight(f, `/\`)))
 		switch {

@@ -45,8 +45,10 @@ func fakeXcrun(args []string) int {
   {"udid": "FAKE-UDID-OLD", "name": "iPhone 8", "state": "Shutdown", "isAvailable": false}]}}`+"\n", second)
 		return 0
 	case args[0] == "simctl" && len(args) >= 2 && args[1] == "get_app_container":
+		// The installed bundle, with the Info.plist every app has.
 		app := filepath.Join(dir, "apps", args[len(args)-1]+".app")
 		os.MkdirAll(app, 0o755)
+		os.WriteFile(filepath.Join(app, "Info.plist"), []byte(`<plist version="1.0"><dict><key>CFBundleIdentifier</key><string>`+args[len(args)-1]+`</string></dict></plist>`), 0o644)
 		fmt.Println(app)
 		return 0
 	case args[0] == "simctl" && len(args) >= 4 && args[1] == "io" && args[3] == "recordVideo":
@@ -57,8 +59,19 @@ func fakeXcrun(args []string) int {
 		<-ctx.Done()
 		os.WriteFile(args[len(args)-1], []byte("fake mp4"), 0o644)
 		return 0
+	case args[0] == "simctl" && len(args) == 4 && args[1] == "install":
+		// simctl install DEVICE PATH takes an app bundle: a folder with an
+		// Info.plist naming CFBundleIdentifier (Apple's Information
+		// Property List reference); simctl is closed source, so its
+		// refusal here is ours in words, its exit status non-zero.
+		plist, err := os.ReadFile(filepath.Join(args[3], "Info.plist"))
+		if err != nil || !strings.Contains(string(plist), "<key>CFBundleIdentifier</key>") {
+			fmt.Fprintf(os.Stderr, "An error was encountered processing the command: Failed to install the requested application: %s is not an application bundle with an Info.plist naming its bundle identifier\n", args[3])
+			return 1
+		}
+		return 0
 	case args[0] == "simctl":
-		return 0 // boot, bootstatus, privacy, location, addmedia, install, uninstall, keychain
+		return 0 // boot, bootstatus, privacy, location, addmedia, uninstall, keychain
 	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "build-for-testing":
 		return fakeBuildForTesting(args[2:])
 	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "test-without-building":

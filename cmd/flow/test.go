@@ -46,6 +46,8 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "events", Usage: "write every device action as JSON lines to this file"},
 			&cli.IntFlag{Name: "shard-split", Usage: "split the flows across N devices run at once"},
 			&cli.IntFlag{Name: "shard-all", Usage: "run every flow on each of N devices at once"},
+			&cli.IntFlag{Name: "parallel", Usage: "run the flows on N devices from one queue: each device takes the next flow when it is free (with --device a,b,c the count may be left out: one per listed device)"},
+			&cli.StringSliceFlag{Name: "app-file", Usage: "install this app on every device before the first flow (repeatable): an .apk on Android, an .app folder (simulator) or .ipa (iPhone) on iOS, a sim app model on sim; Appium gets it as its app capability"},
 			&cli.StringFlag{Name: "record", Usage: "append every passed top-level step that has an exact .ad form to this .ad script"},
 		},
 		Action: func(c *cli.Context) error { return runTest(c, env) },
@@ -70,6 +72,13 @@ type testOptions struct {
 	capabilities string
 	shards       int
 	shardAll     bool
+	// parallel is --parallel N: N devices take flows from one queue.
+	parallel int
+	// devices is --device a,b,c: the run's devices, in order (device is
+	// the first).
+	devices []string
+	// appFiles are --app-file's apps, installed before the first flow.
+	appFiles []string
 	// graalJS is MAESTRO_USE_GRAALJS=true: every flow's scripts follow
 	// GraalJS, as in Maestro.
 	graalJS bool
@@ -87,12 +96,19 @@ type testOptions struct {
 
 // target is the device part of the options, as flow opens devices.
 func (o testOptions) target() flowapi.Target {
-	return flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper, WebDriverURL: o.webdriverURL,
+	t := flowapi.Target{Device: o.device, Devices: o.devices, Apps: o.apps, AppFiles: o.appFiles, AndroidHelper: o.androidHelper, WebDriverURL: o.webdriverURL,
 		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Shards: o.shards, Env: o.sys}
+	if o.parallel > 0 {
+		t.Shards = o.parallel
+	}
+	return t
 }
 
 // shardFlag names the flag that asked for several devices, for messages.
 func (o testOptions) shardFlag() string {
+	if o.parallel > 0 {
+		return flowapi.ParallelFlag
+	}
 	if o.shardAll {
 		return "--shard-all"
 	}
@@ -100,11 +116,20 @@ func (o testOptions) shardFlag() string {
 }
 
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
-	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
+	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"), appFiles: c.StringSlice("app-file"),
 		format: strings.ToLower(c.String("format")), output: c.String("output"), suiteName: c.String("test-suite-name"),
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
 		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: flowapi.GraalFromEnv(env),
 		androidHelper: c.String("android-helper"), iosRunnerURL: c.String("ios-runner-url"), sys: env}
+	if strings.Contains(o.device, ",") {
+		// Parsed here, the narrowest place, for --parallel and the shard
+		// flags alike.
+		var err error
+		if o.devices, err = deviceList(o.device); err != nil {
+			return o, err
+		}
+		o.device = o.devices[0]
+	}
 	if o.iosRunnerURL != "" {
 		if c.IsSet("device") && !flowapi.IsIOSDevice(o.device) {
 			return o, canonical.Errorf(canonical.CodeInvalidArgs, "--ios-runner-url runs on an iOS device, not %q", o.device).
@@ -165,13 +190,66 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 		return o, canonical.NewError(canonical.CodeInvalidArgs, "shard counts must be positive").WithHint("--shard-split 2")
 	}
 	o.shards, o.shardAll = max(split, all, 1), all > 0
-	if o.record != "" && o.shards > 1 {
-		return o, canonical.NewError(canonical.CodeInvalidArgs, "--record cannot be used with --shard-split or --shard-all").
+	if err := readParallel(c, &o, split > 0 || all > 0); err != nil {
+		return o, err
+	}
+	if o.record != "" && (o.shards > 1 || o.parallel > 1) {
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "--record cannot be used with --shard-split, --shard-all or --parallel").
 			WithHint("record on one device: one script is one sequence of steps")
 	}
 	o.plan = maestro.PlanOptions{ConfigFile: c.String("config"), KeepGoing: true,
 		IncludeTags: splitTags(c.String("include-tags")), ExcludeTags: splitTags(c.String("exclude-tags"))}
 	return o, nil
+}
+
+// readParallel reads --parallel: N devices, or with a --device list and
+// no count (hoistArgs passes a bare --parallel as 0) one per listed
+// device. A device list without --parallel or a shard flag is a sharded
+// run over the listed devices, as Maestro runs one.
+func readParallel(c *cli.Context, o *testOptions, sharded bool) error {
+	n := c.Int("parallel")
+	if !c.IsSet("parallel") {
+		if len(o.devices) > 1 && !sharded {
+			o.shards = len(o.devices)
+		}
+		return nil
+	}
+	switch {
+	case sharded:
+		return canonical.NewError(canonical.CodeInvalidArgs, "--parallel cannot be combined with --shard-split or --shard-all").
+			WithHint("hand flows to whichever device is free (--parallel N) or split them statically (--shard-split N)")
+	case n < 0:
+		return canonical.NewError(canonical.CodeInvalidArgs, "--parallel takes a positive number of devices").WithHint("--parallel 2")
+	case n == 0 && len(o.devices) == 0:
+		return canonical.NewError(canonical.CodeInvalidArgs, "--parallel needs a number of devices, or a device list to run on").
+			WithHint("--parallel 2, or --device android:SERIAL1,android:SERIAL2 --parallel")
+	case n == 0:
+		n = len(o.devices)
+	}
+	o.parallel = n
+	return nil
+}
+
+// deviceList reads --device a,b,c: names of one kind (android, ios, sim,
+// web, appium), since the devices of one run share its clock and flags.
+func deviceList(s string) ([]string, error) {
+	var out []string
+	kind := ""
+	for _, d := range strings.Split(s, ",") {
+		d = strings.TrimSpace(d)
+		if d == "" {
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device %q has an empty entry", s).
+				WithHint("separate device names with single commas: --device android:SERIAL1,android:SERIAL2")
+		}
+		k, _, _ := strings.Cut(d, ":")
+		if kind != "" && k != kind {
+			return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device %q mixes %s and %s devices", s, kind, k).
+				WithHint("list devices of one kind: one run has one platform")
+		}
+		kind = k
+		out = append(out, d)
+	}
+	return out, nil
 }
 
 func splitTags(s string) []string {
@@ -221,9 +299,12 @@ func runTest(c *cli.Context, env Env) error {
 	if err := checkOutputs(o, plan); err != nil {
 		return err
 	}
-	if o.shards > 1 && len(plan.Sequence) > 0 {
+	if (o.shards > 1 || o.parallel > 1) && len(plan.Sequence) > 0 {
 		return canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run on several shards").
-			WithHint("drop --shard-split/--shard-all, or remove executionOrder from the workspace config")
+			WithHint("drop --shard-split/--shard-all/--parallel, or remove executionOrder from the workspace config")
+	}
+	if err := flowapi.CheckAppFiles(o.target()); err != nil {
+		return err
 	}
 	reportFile, err := createReport(o)
 	if err != nil {
@@ -231,7 +312,11 @@ func runTest(c *cli.Context, env Env) error {
 	}
 	defer reportFile.Abort() // on early returns; after the commit it does nothing
 	work := flowapi.ShardWork(plan, o.shards, o.shardAll)
-	if len(work) == 1 && flowapi.IsSimDevice(o.device) {
+	parallel := o.parallel > 1
+	if parallel {
+		work = flowapi.ShardWork(plan, 1, false)
+	}
+	if len(work) == 1 && !parallel && flowapi.IsSimDevice(o.device) {
 		// The run reads the saved device when it starts and writes it when
 		// it ends: it holds the state dir's lock all the while, so device
 		// commands started meanwhile wait for it (and it for them) instead
@@ -259,7 +344,7 @@ func runTest(c *cli.Context, env Env) error {
 	}
 	prog := newProgress(env.Stdout, env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == "", flowapi.CountFlows(work)+len(plan.Broken))
 	prog.onStep = env.OnStep
-	prog.quietSteps = len(work) > 1
+	prog.quietSteps = len(work) > 1 || parallel
 	wallStart := time.Now()
 	var obs exec.Observer = prog
 	var rec *stepRecorder
@@ -267,8 +352,13 @@ func runTest(c *cli.Context, env Env) error {
 		rec = newStepRecorder(prog, o.record, o.device, o.env, o.state.WriteOptions())
 		obs = rec
 	}
-	result, err := flowapi.RunPlan(c.Context, plan, work, flowapi.RunOptions{Target: o.target(), Vars: o.env,
-		Observer: obs, Events: events, Artifacts: o.artifacts, State: o.state})
+	ro := flowapi.RunOptions{Target: o.target(), Vars: o.env, Observer: obs, Events: events, Artifacts: o.artifacts, State: o.state}
+	var result exec.RunResult
+	if parallel {
+		result, err = flowapi.RunParallel(c.Context, plan, o.parallel, ro)
+	} else {
+		result, err = flowapi.RunPlan(c.Context, plan, work, ro)
+	}
 	o.state.Release() // the state is saved: waiting commands may go on
 	var failedOpen *flowapi.NotOpened
 	if err != nil && !errors.As(err, &failedOpen) {
