@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flow-runner/flow/exec/ios"
 	"github.com/flow-runner/flow/internal/fakeandroid/adbd"
 	"github.com/flow-runner/flow/internal/fakeandroid/adbtest"
 	"github.com/flow-runner/flow/internal/fakeandroid/phone"
@@ -124,6 +125,28 @@ func TestAppFileThroughFakeXcrun(t *testing.T) {
 				t.Fatalf("want exit 2 naming %s and saying %q, got %d\n%s", tc.file, tc.want, code, stderr)
 			}
 		})
+	}
+}
+
+// TestAppFileOnIPhone: on an iPhone (a fake USB link) --app-file
+// installs an .app and an .ipa through go-ios's installer, in order,
+// before the flow runs.
+func TestAppFileOnIPhone(t *testing.T) {
+	env, _ := fakeMac(t)
+	link := &fakePhones{phones: []ios.Phone{{UDID: "00008110-PHONE", Name: "Ada's iPhone", Version: "16.7"}}}
+	env.IOSLink = link
+	app := iosApp(t, "com.example.todo")
+	ipa := zipFile(t, "Todo.ipa", map[string]string{"Payload/Todo.app/Info.plist": "<plist/>"})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if code := run(ctx, env, []string{"flow", "test", "../../flows/demo/02-login.yaml", "--device", "ios:00008110-PHONE",
+		"--app-file", app, "--app-file", ipa}); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, env.Stdout, env.Stderr)
+	}
+	link.mu.Lock()
+	defer link.mu.Unlock()
+	if strings.Join(link.installs, " ") != app+" "+ipa {
+		t.Fatalf("the phone's installer got %q, want %s then %s", link.installs, app, ipa)
 	}
 }
 
