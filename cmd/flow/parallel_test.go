@@ -52,7 +52,9 @@ func parallelReport(t *testing.T, file string) []string {
 
 // TestParallelOnSim: --parallel 2 (and --device sim,sim --parallel) runs
 // six flows on two sim devices from one queue: one report, every flow
-// once, in input order, both devices used.
+// once, in input order, each on device 1 or 2. Sim's virtual clock runs
+// a flow in no wall time, so which device takes how many is the
+// scheduler's choice (TestParallelOnTwoFakePhones sees both used).
 func TestParallelOnSim(t *testing.T) {
 	t.Parallel()
 	files := unevenSuite(t, 2)
@@ -71,15 +73,13 @@ func TestParallelOnSim(t *testing.T) {
 			if len(got) != 6 {
 				t.Fatalf("want six flows, got %q", got)
 			}
-			used := map[string]bool{}
 			for i, line := range got {
 				if !strings.HasPrefix(line, fmt.Sprintf("flow %d passed ", i+1)) {
 					t.Errorf("flow %d: %q, want it passed in input order", i+1, line)
 				}
-				used[line[strings.LastIndex(line, " ")+1:]] = true
-			}
-			if !used["1"] || !used["2"] || len(used) != 2 {
-				t.Errorf("want both devices used, got %q", got)
+				if shard := line[strings.LastIndex(line, " ")+1:]; shard != "1" && shard != "2" {
+					t.Errorf("flow %d ran on device %s of 2", i+1, shard)
+				}
 			}
 			if strings.Count(r.stdout, "] flow ") != 6 {
 				t.Errorf("the progress shows each flow once:\n%s", r.stdout)
