@@ -65,6 +65,9 @@ func runQueue(ctx context.Context, runs []*shardRun, flows []*canonical.Flow, ob
 	refused map[*canonical.Flow]*canonical.Error) ([]exec.FlowResult, int64) {
 	q := newFlowQueue(len(flows))
 	results := make([]exec.FlowResult, len(flows))
+	// lost holds a given-back flow's attempt, its result should no device
+	// be left to run it again.
+	lost := make([]*exec.FlowResult, len(flows))
 	var wg sync.WaitGroup
 	durations := make([]int64, len(runs))
 	for w, r := range runs {
@@ -96,6 +99,7 @@ func runQueue(ctx context.Context, runs []*shardRun, flows []*canonical.Flow, ob
 					if lostDevice(res) && again {
 						// This device takes no more flows; the flow
 						// goes back for another one.
+						lost[i] = &res
 						q.giveBack(i)
 						if rq, ok := obs.(Requeuer); ok {
 							rq.FlowRequeued(f, r.cfg.Shard, res.Error)
@@ -117,8 +121,16 @@ func runQueue(ctx context.Context, runs []*shardRun, flows []*canonical.Flow, ob
 		}()
 	}
 	wg.Wait()
-	// Flows no device was left to run.
+	// Flows no device was left to run: one given back ends as its lost
+	// attempt did (the run must not pass on flows it could not run), the
+	// others are skipped with the reason.
 	for _, i := range q.left() {
+		if r := lost[i]; r != nil {
+			obs.FlowStarted(flows[i], r.Shard)
+			obs.FlowFinished(*r)
+			results[i] = *r
+			continue
+		}
 		results[i] = skippedFlow(flows[i], obs, 0,
 			canonical.NewError(canonical.CodeDeviceUnavailable, "not run: every device of the run was lost"))
 	}

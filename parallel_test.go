@@ -190,4 +190,19 @@ func TestQueueEveryDeviceLost(t *testing.T) {
 			t.Errorf("flow %q was reported %d times", f.Name, obs.finished[f.Name])
 		}
 	}
+	// Both devices lost at their first launch: both flows were given back
+	// and no device is left, so they end failed as their attempts did
+	// (a run must not pass on them), and the rest are skipped.
+	obs = &countingObserver{finished: map[string]int{}}
+	res, _ = runQueue(context.Background(), queueRuns([2]int{1, 1}, 1, obs), flows, obs, nil)
+	want := "Launch the shop failed DEVICE_UNAVAILABLE\nLog in failed DEVICE_UNAVAILABLE\n" +
+		"Browse the catalog skipped DEVICE_UNAVAILABLE\nProduct page skipped DEVICE_UNAVAILABLE\n"
+	if got := report(res); got != want {
+		t.Fatalf("both devices lost: report:\n%s\nwant:\n%s", got, want)
+	}
+	for _, f := range flows {
+		if obs.finished[f.Name] != 1 {
+			t.Errorf("flow %q was reported %d times", f.Name, obs.finished[f.Name])
+		}
+	}
 }
