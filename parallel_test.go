@@ -20,12 +20,13 @@ type losingDevice struct {
 	mu       sync.Mutex
 	launches int
 	lostAt   int
-	// gate, when set, holds this device's first launch until it closes;
-	// launched is closed once the device has launched gateAt times. They
-	// order two devices' flows, which goroutines alone would not.
-	gate     chan struct{}
-	launched chan struct{}
-	gateAt   int
+	// They order two devices' flows, which goroutines alone would not.
+	// Device 2 closes entered as it starts its first launch (it holds a
+	// flow then) and holds that launch until gate closes (device 1 gave
+	// its flow back); device 1 waits for entered at its launch number
+	// gateAt.
+	gate, entered chan struct{}
+	gateAt        int
 }
 
 func (d *losingDevice) lost() error {
@@ -38,13 +39,14 @@ func (d *losingDevice) lost() error {
 func (d *losingDevice) LaunchApp(ctx context.Context, o exec.LaunchOptions) error {
 	d.mu.Lock()
 	if d.launches == 0 && d.gate != nil {
+		close(d.entered)
 		<-d.gate
+	}
+	if d.gate == nil && d.launches+1 == d.gateAt {
+		<-d.entered
 	}
 	d.launches++
 	err := d.lost()
-	if d.launched != nil && d.launches == d.gateAt {
-		close(d.launched)
-	}
 	d.mu.Unlock()
 	if err != nil {
 		return err
@@ -62,12 +64,18 @@ func (d *losingDevice) Hierarchy(ctx context.Context) (*exec.Node, error) {
 	return d.Device.Hierarchy(ctx)
 }
 
-// countingObserver counts each flow's reported ends and its requeues.
+// countingObserver counts each flow's reported ends and its requeues;
+// firstRequeue closes at the first.
 type countingObserver struct {
 	exec.NopObserver
-	mu       sync.Mutex
-	finished map[string]int
-	requeued []string
+	mu           sync.Mutex
+	finished     map[string]int
+	requeued     []string
+	firstRequeue chan struct{}
+}
+
+func newCountingObserver() *countingObserver {
+	return &countingObserver{finished: map[string]int{}, firstRequeue: make(chan struct{})}
 }
 
 func (o *countingObserver) FlowFinished(r exec.FlowResult) {
@@ -80,21 +88,24 @@ func (o *countingObserver) FlowRequeued(f *canonical.Flow, shard int, _ *canonic
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.requeued = append(o.requeued, fmt.Sprintf("%s from %d", f.Name, shard))
+	if len(o.requeued) == 1 {
+		close(o.firstRequeue)
+	}
 }
 
 // queueRuns opens two sim devices, lost at launch lostAt[0] and
-// lostAt[1]; device 2 launches nothing before device 1 has launched
-// gateAt times.
-func queueRuns(lostAt [2]int, gateAt int, obs exec.Observer) []*shardRun {
+// lostAt[1]; device 1's launch number gateAt waits until device 2 holds
+// a flow, and device 2 launches nothing before a flow was given back.
+func queueRuns(lostAt [2]int, gateAt int, obs *countingObserver) []*shardRun {
 	var runs []*shardRun
-	gate := make(chan struct{})
+	entered := make(chan struct{})
 	for i, at := range lostAt {
 		clock := ClockFor("sim")
 		dev := &losingDevice{Device: sim.New(sim.Options{Clock: clock}), lostAt: at}
 		if i == 0 {
-			dev.launched, dev.gateAt = gate, gateAt
+			dev.gateAt, dev.entered = gateAt, entered
 		} else {
-			dev.gate = gate
+			dev.gate, dev.entered = obs.firstRequeue, entered
 		}
 		runs = append(runs, &shardRun{dev: dev, cfg: exec.Config{Device: dev, Clock: clock, Events: exec.NopLog{},
 			Observer: obs, NewScripts: ScriptsFor(false), Files: DirFiles{Dir: "."}, Shard: i + 1}})
@@ -135,7 +146,7 @@ func report(rs []exec.FlowResult) string {
 func TestQueueGivesALostDevicesFlowBackOnce(t *testing.T) {
 	t.Parallel()
 	flows := demoFlows(t)
-	obs := &countingObserver{finished: map[string]int{}}
+	obs := newCountingObserver()
 	// Device 1 runs flow 1 and is lost launching flow 3; device 2 holds
 	// flow 2 until then.
 	res, _ := runQueue(context.Background(), queueRuns([2]int{2, 0}, 2, obs), flows, obs, nil)
@@ -168,7 +179,7 @@ func TestQueueGivesALostDevicesFlowBackOnce(t *testing.T) {
 func TestQueueEveryDeviceLost(t *testing.T) {
 	t.Parallel()
 	flows := demoFlows(t)
-	obs := &countingObserver{finished: map[string]int{}}
+	obs := newCountingObserver()
 	// The devices take the first two flows (which takes which is the
 	// scheduler's choice). Device 1 is lost at its first launch and gives
 	// its flow back; device 2 (held until then) passes its own, takes the
@@ -190,10 +201,11 @@ func TestQueueEveryDeviceLost(t *testing.T) {
 			t.Errorf("flow %q was reported %d times", f.Name, obs.finished[f.Name])
 		}
 	}
-	// Both devices lost at their first launch: both flows were given back
-	// and no device is left, so they end failed as their attempts did
-	// (a run must not pass on them), and the rest are skipped.
-	obs = &countingObserver{finished: map[string]int{}}
+	// Both devices lost at their first launch, each holding a flow: both
+	// flows were given back and no device is left, so they end failed as
+	// their attempts did (a run must not pass on them), and the rest are
+	// skipped.
+	obs = newCountingObserver()
 	res, _ = runQueue(context.Background(), queueRuns([2]int{1, 1}, 1, obs), flows, obs, nil)
 	want := "Launch the shop failed DEVICE_UNAVAILABLE\nLog in failed DEVICE_UNAVAILABLE\n" +
 		"Browse the catalog skipped DEVICE_UNAVAILABLE\nProduct page skipped DEVICE_UNAVAILABLE\n"
