@@ -218,3 +218,26 @@ func TestQueueEveryDeviceLost(t *testing.T) {
 		}
 	}
 }
+
+// TestRunParallelOption: Run with Parallel hands the flows to two sim
+// devices from one queue and reports each once, in input order, with the
+// device that ran it.
+func TestRunParallelOption(t *testing.T) {
+	t.Parallel()
+	var paths []string
+	for _, f := range []string{"01-launch", "02-login", "03-browse"} {
+		paths = append(paths, "flows/demo/"+f+".yaml")
+	}
+	res, err := Run(context.Background(), paths, RunOptions{Target: Target{Device: "sim"}, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := report(res.Flows), "Launch the shop passed\nLog in passed\nBrowse the catalog passed\n"; got != want {
+		t.Fatalf("report:\n%s\nwant:\n%s", got, want)
+	}
+	for _, f := range res.Flows {
+		if f.Shard != 1 && f.Shard != 2 {
+			t.Errorf("%s ran on device %d of 2", f.Name, f.Shard)
+		}
+	}
+}

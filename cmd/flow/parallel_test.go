@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flow-runner/flow/canonical"
 )
 
 // unevenSuite writes six flows of uneven length on the demo shop: the
@@ -111,5 +113,24 @@ func TestParallelRefusals(t *testing.T) {
 				t.Fatalf("want exit 2 saying %q with a hint: %s", tc.want, r)
 			}
 		})
+	}
+}
+
+// TestProgressRequeue: a flow given back to the queue is counted once:
+// its second start shows the same number as its first, after a line that
+// says why it starts again.
+func TestProgressRequeue(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	p := newProgress(&b, false, 2)
+	f := &canonical.Flow{Name: "Checkout", File: "checkout.yaml"}
+	p.FlowStarted(f, 1)
+	p.FlowRequeued(f, 1, canonical.NewError(canonical.CodeDeviceUnavailable, "Android device \"A\" is offline"))
+	p.FlowStarted(f, 2)
+	want := "[shard 1] [1/2] Checkout (checkout.yaml)\n" +
+		"[shard 1] Checkout: Android device \"A\" is offline; the flow goes back to the queue for another device\n" +
+		"[shard 2] [1/2] Checkout (checkout.yaml)\n"
+	if b.String() != want {
+		t.Fatalf("progress:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
