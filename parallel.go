@@ -26,8 +26,9 @@ type Requeuer interface {
 // order the flows were selected in, whichever device ran them), with
 // every flow once. A device lost mid-flow (DEVICE_UNAVAILABLE) gives that
 // flow back to the queue once and takes no more; a flow whose second
-// device is lost too is reported failed. Flows that could not load come
-// first, as in RunPlan.
+// device is lost too, or that no device is left to run again, is reported
+// failed as its lost attempt was. Flows that could not load come first,
+// as in RunPlan.
 func RunParallel(ctx context.Context, plan *maestro.ExecutionPlan, n int, o RunOptions) (exec.RunResult, error) {
 	if len(plan.Sequence) > 0 {
 		return exec.RunResult{}, canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run in parallel").
