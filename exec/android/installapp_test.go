@@ -37,9 +37,9 @@ func TestInstallAppVerdicts(t *testing.T) {
 		t.Fatalf("the package manager got %q, not the file", got)
 	}
 	for verdict, code := range map[string]canonical.Code{
-		"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse /data/app/vmdl1.tmp/base.apk]": canonical.CodeInvalidArgs,
+		"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse /data/app/vmdl1.tmp/base.apk]":    canonical.CodeInvalidArgs,
 		"Failure [INSTALL_FAILED_NO_MATCHING_ABIS: Failed to extract native libraries, res=-113]": canonical.CodeInvalidArgs,
-		"Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]":                                          canonical.CodeDeviceUnavailable,
+		"Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]":                                           canonical.CodeDeviceUnavailable,
 	} {
 		p.mu.Lock()
 		p.install = []string{verdict}
