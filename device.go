@@ -2,6 +2,7 @@ package flow
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -35,7 +36,9 @@ func OpenDevice(ctx context.Context, o Target, state *SimState, clock exec.Clock
 			return nil, err
 		}
 		var apps []*sim.App
-		for _, file := range o.Apps {
+		// --app-file's app models install as --app's do (CheckAppFiles
+		// let nothing else through on sim).
+		for _, file := range append(append([]string(nil), o.Apps...), o.AppFiles...) {
 			data, err := fsext.ReadFile(file, MaxAppModelBytes)
 			if err != nil {
 				if ce, ok := canonical.AsError(err); ok {
@@ -112,6 +115,11 @@ func openWeb(ctx context.Context, o Target) (exec.Device, error) {
 		cfg.Capabilities = caps
 	}
 	if o.WebDriverURL != "" {
+		caps, err := appiumFiles(cfg.Capabilities, o.AppFiles)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Capabilities = caps
 		native, known := appium.Native(cfg.Capabilities)
 		if o.Device == "appium" || native || (!known && len(cfg.Capabilities) > 0) {
 			d, err := appium.Open(ctx, appium.Config{URL: cfg.URL, Capabilities: cfg.Capabilities})
@@ -134,6 +142,11 @@ func openWeb(ctx context.Context, o Target) (exec.Device, error) {
 // cheap and opened by the caller (nil entries).
 func OpenDevices(ctx context.Context, o Target, clocks []exec.Clock, logs []exec.EventLog) ([]exec.Device, error) {
 	n := len(clocks)
+	// Android and iOS pick listed devices among those they find, with
+	// their own messages; other kinds open each entry as it is.
+	if len(o.Devices) > 0 && !IsAndroidDevice(o.Device) && !IsIOSDevice(o.Device) {
+		return openList(ctx, o, clocks, logs)
+	}
 	if IsAndroidDevice(o.Device) {
 		return openAndroid(ctx, o, clocks, logs)
 	}
@@ -145,6 +158,20 @@ func OpenDevices(ctx context.Context, o Target, clocks []exec.Clock, logs []exec
 		return devs, nil
 	}
 	return openAll(ctx, n, func(int) (exec.Device, error) { return openWeb(ctx, o) })
+}
+
+// openList opens the devices --device a,b,c names, in order, one per
+// shard or worker: each entry as --device ENTRY alone would open it.
+func openList(ctx context.Context, o Target, clocks []exec.Clock, logs []exec.EventLog) ([]exec.Device, error) {
+	if len(o.Devices) < len(clocks) {
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "--device lists %d devices; %s %d needs %d", len(o.Devices), o.shardFlag(), len(clocks), len(clocks)).
+			WithHint(fmt.Sprintf("list %d devices, comma-separated, or lower %s to %d", len(clocks), o.shardFlag(), len(o.Devices)))
+	}
+	return openAll(ctx, len(clocks), func(i int) (exec.Device, error) {
+		one := o
+		one.Device, one.Devices = o.Devices[i], nil
+		return OpenDevice(ctx, one, nil, clocks[i], logs[i])
+	})
 }
 
 // openAll opens n devices at once (a device takes seconds to start); when

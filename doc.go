@@ -18,7 +18,9 @@
 //   - [Run] runs flow files, folders or a workspace on a device, as flow
 //     test does, and returns the report value (exec.RunResult; package
 //     exec/report writes it as JUnit, JSON or HTML). [Load] and [RunPlan]
-//     are its two halves, for callers that act between them.
+//     are its two halves, for callers that act between them;
+//     [RunParallel] runs a loaded plan from one queue on several devices
+//     (flow test --parallel).
 //   - [OpenSession] opens a device by name — sim, web, android[:SERIAL],
 //     ios[:UDID], appium — and a [Session] performs actions on it: Launch, Press,
 //     Fill, Type, Swipe, Scroll, Gesture, Back, Home, Snapshot (with

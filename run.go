@@ -80,6 +80,9 @@ type RunOptions struct {
 	// flow on each).
 	Shards   int
 	ShardAll bool
+	// Parallel runs the flows on this many devices from one queue (Run
+	// only; RunParallel): each takes the next flow when it is free.
+	Parallel int
 	// Observer hears flows and steps as they run; nil hears nothing.
 	Observer exec.Observer
 	// Events receives the device event log (contracts §8) as JSON lines.
@@ -107,6 +110,9 @@ func Run(ctx context.Context, paths []string, o RunOptions) (exec.RunResult, err
 	if o.Shards > 1 && len(loaded.Plan.Sequence) > 0 {
 		return exec.RunResult{}, canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run on several shards").
 			WithHint("run on one device, or remove executionOrder from the workspace config")
+	}
+	if o.Parallel > 1 {
+		return RunParallel(ctx, loaded.Plan, o.Parallel, o)
 	}
 	work := ShardWork(loaded.Plan, o.Shards, o.ShardAll)
 	if len(work) == 1 && IsSimDevice(o.Device) && o.State == nil {
@@ -162,51 +168,17 @@ func CountFlows(work []*maestro.ExecutionPlan) int {
 // yields a result, every flow skipped with the reason, and a *NotOpened
 // error.
 func RunPlan(ctx context.Context, plan *maestro.ExecutionPlan, work []*maestro.ExecutionPlan, o RunOptions) (exec.RunResult, error) {
+	if err := CheckAppFiles(o.Target); err != nil {
+		return exec.RunResult{}, err
+	}
 	obs := o.Observer
 	if obs == nil {
 		obs = exec.NopObserver{}
 	}
-	prog, events := obs, o.Events
-	clocks := make([]exec.Clock, len(work))
-	logs := make([]exec.EventLog, len(work))
-	for i := range work {
-		clocks[i] = ClockFor(o.Device)
-		logs[i] = exec.NopLog{}
-		if events != nil {
-			l := exec.NewJSONLog(events, clocks[i])
-			logs[i] = l
-			if len(work) > 1 {
-				logs[i] = shardLog{log: l, shard: i + 1}
-			}
-		}
-	}
-	devs, err := OpenDevices(ctx, o.Target, clocks, logs)
+	prog := obs
+	runs, err := openRuns(ctx, len(work), o, obs)
 	if err != nil {
 		return notOpened(ctx, plan, work, prog, err)
-	}
-	runs := make([]*shardRun, 0, len(work))
-	for i := range work {
-		var state *SimState
-		if len(work) == 1 {
-			state = o.State // shards each get a fresh device
-		}
-		dev := devs[i]
-		if dev == nil {
-			if dev, err = OpenDevice(ctx, o.Target, state, clocks[i], logs[i]); err != nil {
-				closeAll(ctx, runs)
-				return notOpened(ctx, plan, work, prog, err)
-			}
-		}
-		runs = append(runs, &shardRun{dev: dev})
-		cfg := exec.Config{Device: dev, Clock: clocks[i], Events: logs[i], Observer: obs, Env: o.Vars,
-			NewScripts: ScriptsFor(GraalFromEnv(o.Env)), Files: DirFiles{Dir: "."}}
-		if len(work) > 1 {
-			cfg.Shard = i + 1
-		}
-		if o.Artifacts != "" {
-			cfg.Artifacts = DirFiles{Dir: o.Artifacts}
-		}
-		runs[i].cfg = cfg
 	}
 	defer closeAll(ctx, runs)
 	refused, err := preplan(ctx, runs[0].dev, plan)
@@ -236,6 +208,64 @@ func RunPlan(ctx context.Context, plan *maestro.ExecutionPlan, work []*maestro.E
 	}
 	out.Device, _ = runs[0].dev.Info(context.WithoutCancel(ctx))
 	return out, nil
+}
+
+// openRuns opens the run's n devices (one per shard or parallel worker)
+// and gives each its run configuration; with one device it runs on
+// o.State. Every --app-file is installed on every device before it
+// returns. On failure nothing stays open.
+func openRuns(ctx context.Context, n int, o RunOptions, obs exec.Observer) ([]*shardRun, error) {
+	clocks := make([]exec.Clock, n)
+	logs := make([]exec.EventLog, n)
+	for i := range n {
+		clocks[i] = ClockFor(o.Device)
+		logs[i] = exec.NopLog{}
+		if o.Events != nil {
+			l := exec.NewJSONLog(o.Events, clocks[i])
+			logs[i] = l
+			if n > 1 {
+				logs[i] = shardLog{log: l, shard: i + 1}
+			}
+		}
+	}
+	devs, err := OpenDevices(ctx, o.Target, clocks, logs)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*shardRun, 0, n)
+	for i := range n {
+		var state *SimState
+		if n == 1 {
+			state = o.State // shards each get a fresh device
+		}
+		dev := devs[i]
+		if dev == nil {
+			if dev, err = OpenDevice(ctx, o.Target, state, clocks[i], logs[i]); err != nil {
+				closeAll(ctx, runs)
+				CloseDevices(ctx, devs[i+1:])
+				return nil, err
+			}
+		}
+		runs = append(runs, &shardRun{dev: dev})
+		cfg := exec.Config{Device: dev, Clock: clocks[i], Events: logs[i], Observer: obs, Env: o.Vars,
+			NewScripts: ScriptsFor(GraalFromEnv(o.Env)), Files: DirFiles{Dir: "."}}
+		if n > 1 {
+			cfg.Shard = i + 1
+		}
+		if o.Artifacts != "" {
+			cfg.Artifacts = DirFiles{Dir: o.Artifacts}
+		}
+		runs[i].cfg = cfg
+	}
+	opened := make([]exec.Device, len(runs))
+	for i, r := range runs {
+		opened[i] = r.dev
+	}
+	if err := installApps(ctx, o.AppFiles, opened); err != nil {
+		closeAll(ctx, runs)
+		return nil, err
+	}
+	return runs, nil
 }
 
 // NotOpened is a run whose device could not be opened (no device, a

@@ -8,8 +8,16 @@ type Target struct {
 	// ios[:UDID] or appium (a native Appium session at WebDriverURL);
 	// `flow devices` lists the ones it can find.
 	Device string
+	// Devices, when set, is the run's device list (--device a,b,c), in
+	// order, one per shard or parallel worker (shard i runs on Devices[i],
+	// instead of the i-th device found); Device is then its first entry,
+	// and every entry is of the same kind.
+	Devices []string
 	// Apps are app model files sim installs beside the demo shop.
 	Apps []string
+	// AppFiles are apps (--app-file: .apk, .app, .ipa, or a sim app
+	// model) installed on every device of the run before the first flow.
+	AppFiles []string
 	// AndroidHelper is a helper APK to install instead of the one flow
 	// embeds (else FLOW_ANDROID_HELPER, else the embedded one).
 	AndroidHelper string
@@ -24,10 +32,6 @@ type Target struct {
 	// Shards is the number of shards the flag asked for, which may be
 	// more than the run uses: never more shards than flows.
 	Shards int
-	// Devices, when set, are the devices of the shards in order (--device
-	// a,b): shard i runs on Devices[i], instead of the i-th device found.
-	// Device is the first of them.
-	Devices []string
 	// Env is where devices find their tools; the zero value is this
 	// process's.
 	Env Env

@@ -193,6 +193,14 @@ type AnimationRecorder interface {
 	StopAnimation(ctx context.Context) ([]byte, error)
 }
 
+// AppInstaller installs an app file (flow test --app-file) on the device
+// before the first flow: an .apk through adb, an .app or .ipa through
+// simctl or go-ios. A file the device cannot take is INVALID_ARGS naming
+// it, so the run stops with exit 2 before anything ran.
+type AppInstaller interface {
+	InstallApp(ctx context.Context, path string) error
+}
+
 // Closer releases a device at the end of a run; it must leave no pointer
 // down.
 type Closer interface {

@@ -74,6 +74,11 @@ func hoistArgs(app *cli.App, args []string) []string {
 			}
 			continue
 		}
+		if optionalValue(cmd, name) && !strings.Contains(a, "=") && (i+1 >= len(rest) || !isNumber(rest[i+1])) {
+			// A bare flag whose count may be left out: its zero value.
+			flags = append(flags, a+"=0")
+			continue
+		}
 		flags = append(flags, a)
 		if value && !strings.Contains(a, "=") && i+1 < len(rest) {
 			i++
@@ -107,6 +112,12 @@ func flagName(a string) (string, bool) {
 
 func isNumber(a string) bool {
 	return canonical.IsFinite(canonical.ParseNumber(a)) && strings.TrimSpace(a) != ""
+}
+
+// optionalValue is true for the number flags that may be given bare:
+// flow test --device a,b,c --parallel (one device per entry).
+func optionalValue(cmd *cli.Command, name string) bool {
+	return cmd.Name == "test" && name == "parallel"
 }
 
 // keepsUnknownFlags is true for commands whose positionals are a gesture

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -45,10 +46,13 @@ func fakeXcrun(args []string) int {
   {"udid": "FAKE-UDID-OLD", "name": "iPhone 8", "state": "Shutdown", "isAvailable": false}]}}`+"\n", second)
 		return 0
 	case args[0] == "simctl" && len(args) >= 2 && args[1] == "get_app_container":
-		// The simulator has the fake runner's apps (sim's demo app); for
-		// any other bundle id simctl fails as it does for an app the
-		// simulator lacks (appium/appium#15256).
-		if id := args[len(args)-1]; id != "com.example.shop" {
+		// The simulator has the fake runner's apps (sim's demo app) and the
+		// bundles simctl install put there; for any other bundle id simctl
+		// fails as it does for an app the simulator lacks
+		// (appium/appium#15256). The installed bundle has the Info.plist
+		// every app has.
+		id := args[len(args)-1]
+		if _, err := os.Stat(filepath.Join(dir, "apps", id+".app")); id != "com.example.shop" && err != nil {
 			fmt.Fprintln(os.Stderr, "An error was encountered processing the command (domain=NSPOSIXErrorDomain, code=2):")
 			fmt.Fprintln(os.Stderr, "The operation couldn’t be completed. No such file or directory")
 			fmt.Fprintln(os.Stderr, "No such file or directory")
@@ -56,6 +60,7 @@ func fakeXcrun(args []string) int {
 		}
 		app := filepath.Join(dir, "apps", args[len(args)-1]+".app")
 		os.MkdirAll(app, 0o755)
+		os.WriteFile(filepath.Join(app, "Info.plist"), []byte(`<plist version="1.0"><dict><key>CFBundleIdentifier</key><string>`+args[len(args)-1]+`</string></dict></plist>`), 0o644)
 		fmt.Println(app)
 		return 0
 	case args[0] == "simctl" && len(args) >= 4 && args[1] == "io" && args[3] == "recordVideo":
@@ -66,8 +71,23 @@ func fakeXcrun(args []string) int {
 		<-ctx.Done()
 		os.WriteFile(args[len(args)-1], []byte("fake mp4"), 0o644)
 		return 0
+	case args[0] == "simctl" && len(args) == 4 && args[1] == "install":
+		// simctl install DEVICE PATH takes an app bundle: a folder with an
+		// Info.plist naming CFBundleIdentifier (Apple's Information
+		// Property List reference); simctl is closed source, so its
+		// refusal here is ours in words, its exit status non-zero.
+		plist, err := os.ReadFile(filepath.Join(args[3], "Info.plist"))
+		if err != nil || !strings.Contains(string(plist), "<key>CFBundleIdentifier</key>") {
+			fmt.Fprintf(os.Stderr, "An error was encountered processing the command: Failed to install the requested application: %s is not an application bundle with an Info.plist naming its bundle identifier\n", args[3])
+			return 1
+		}
+		// Installed: get_app_container finds it from now on.
+		if m := regexp.MustCompile(`<key>CFBundleIdentifier</key>\s*<string>([^<]+)</string>`).FindSubmatch(plist); m != nil {
+			os.MkdirAll(filepath.Join(dir, "apps", string(m[1])+".app"), 0o755)
+		}
+		return 0
 	case args[0] == "simctl":
-		return 0 // boot, bootstatus, privacy, location, addmedia, install, uninstall, keychain
+		return 0 // boot, bootstatus, privacy, location, addmedia, uninstall, keychain
 	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "build-for-testing":
 		return fakeBuildForTesting(args[2:])
 	case args[0] == "xcodebuild" && len(args) > 1 && args[1] == "test-without-building" && os.Getenv("FLOW_FAKE_XCRUN_RUNNER") == "hang":

@@ -53,6 +53,19 @@ func (p *progress) FlowStarted(f *canonical.Flow, shard int) {
 	fmt.Fprintf(p.w, "%s[%d/%d] %s (%s)\n", prefix, p.index, p.total, p.paint("1", oneLine(f.Name)), oneLine(f.File))
 }
 
+// FlowRequeued is a parallel run's flow whose device was lost: it starts
+// again on another device, where it is counted.
+func (p *progress) FlowRequeued(f *canonical.Flow, shard int, why *canonical.Error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.index--
+	msg := "the device was lost"
+	if why != nil {
+		msg = oneLine(why.Message)
+	}
+	fmt.Fprintf(p.w, "[shard %d] %s: %s; the flow goes back to the queue for another device\n", shard, oneLine(f.Name), msg)
+}
+
 func (p *progress) StepStarted(_ *canonical.Flow, _ canonical.Command, desc string, depth int) {
 	if !p.tty || p.quietSteps {
 		return

@@ -54,6 +54,8 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "events", Usage: "write every device action as JSON lines to this file"},
 			&cli.IntFlag{Name: "shard-split", Usage: "split the flows across N devices run at once"},
 			&cli.IntFlag{Name: "shard-all", Usage: "run every flow on each of N devices at once"},
+			&cli.IntFlag{Name: "parallel", Usage: "run the flows on N devices from one queue: each device takes the next flow when it is free (with --device a,b,c the count may be left out: one per listed device)"},
+			&cli.StringSliceFlag{Name: "app-file", Usage: "install this app on every device before the first flow (repeatable): an .apk on Android, an .app folder (simulator) or .ipa (iPhone) on iOS, a sim app model on sim; Appium gets it as its app capability"},
 			&cli.StringFlag{Name: "record", Usage: "append every passed top-level step that has an exact .ad form to this .ad script"},
 			maestroVersionFlag(),
 		},
@@ -85,6 +87,13 @@ type testOptions struct {
 	capabilities string
 	shards       int
 	shardAll     bool
+	// parallel is --parallel N: N devices take flows from one queue.
+	parallel int
+	// devices is --device a,b,c: the devices of a sharded or parallel
+	// run, in order (device is the first); nil for one device.
+	devices []string
+	// appFiles are --app-file's apps, installed before the first flow.
+	appFiles []string
 	// graalJS is MAESTRO_USE_GRAALJS=true: every flow's scripts follow
 	// GraalJS, as in Maestro.
 	graalJS bool
@@ -101,9 +110,6 @@ type testOptions struct {
 	// sys is the process environment, where devices find their tools (adb,
 	// the Android SDK, FLOW_ANDROID_HELPER).
 	sys Env
-	// devices are --device's comma list: the devices of a sharded run, in
-	// order; nil for one device.
-	devices []string
 	// continuous is -c: rerun the flow on every save.
 	continuous bool
 	// verbose prints every step, also of shards running at once.
@@ -118,12 +124,19 @@ type testOptions struct {
 
 // target is the device part of the options, as flow opens devices.
 func (o testOptions) target() flowapi.Target {
-	return flowapi.Target{Device: o.device, Apps: o.apps, AndroidHelper: o.androidHelper, WebDriverURL: o.webdriverURL,
-		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Shards: o.shards, Devices: o.devices, Env: o.sys}
+	t := flowapi.Target{Device: o.device, Devices: o.devices, Apps: o.apps, AppFiles: o.appFiles, AndroidHelper: o.androidHelper, WebDriverURL: o.webdriverURL,
+		Capabilities: o.capabilities, IOSRunnerURL: o.iosRunnerURL, ShardFlag: o.shardFlag(), Shards: o.shards, Env: o.sys}
+	if o.parallel > 0 {
+		t.Shards = o.parallel
+	}
+	return t
 }
 
 // shardFlag names the flag that asked for several devices, for messages.
 func (o testOptions) shardFlag() string {
+	if o.parallel > 0 {
+		return flowapi.ParallelFlag
+	}
 	if o.shardAll {
 		return "--shard-all"
 	}
@@ -131,7 +144,7 @@ func (o testOptions) shardFlag() string {
 }
 
 func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
-	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"),
+	o := testOptions{paths: toSlash(c.Args().Slice()), device: c.String("device"), apps: c.StringSlice("app"), appFiles: c.StringSlice("app-file"),
 		suiteName: c.String("test-suite-name"), debugOutput: c.String("debug-output"), flattenDebug: c.Bool("flatten-debug-output"),
 		artifacts: c.String("artifacts"), events: c.String("events"), record: c.String("record"),
 		webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities"), graalJS: flowapi.GraalFromEnv(env),
@@ -224,16 +237,21 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	}
 	o.shards, o.shardAll = max(split, all, 1), all > 0
 	o.shardGiven = split > 0 || all > 0
-	if err := o.checkDeviceList(split, all); err != nil {
+	if err := readParallel(c, &o, o.shardGiven); err != nil {
 		return o, err
+	}
+	if o.parallel == 0 {
+		if err := o.checkDeviceList(split, all); err != nil {
+			return o, err
+		}
 	}
 	if o.continuous {
 		if err := o.checkContinuous(); err != nil {
 			return o, err
 		}
 	}
-	if o.record != "" && o.shards > 1 {
-		return o, canonical.NewError(canonical.CodeInvalidArgs, "--record cannot be used with --shard-split or --shard-all").
+	if o.record != "" && (o.shards > 1 || o.parallel > 1) {
+		return o, canonical.NewError(canonical.CodeInvalidArgs, "--record cannot be used with --shard-split, --shard-all or --parallel").
 			WithHint("record on one device: one script is one sequence of steps")
 	}
 	if err := configExists(c.String("config")); err != nil {
@@ -287,14 +305,39 @@ func (o *testOptions) checkContinuous() error {
 		return refuse(fmt.Sprintf("%d paths were given", len(o.paths)))
 	case len(o.reports) > 0:
 		return refuse("it writes no report (drop --format/--output)")
-	case o.shards > 1:
-		return refuse("it runs on one device (drop --shard-split/--shard-all)")
+	case o.shards > 1 || o.parallel > 1:
+		return refuse("it runs on one device (drop --shard-split/--shard-all/--parallel)")
 	case o.record != "":
 		return refuse("--record cannot follow its reruns")
 	}
 	if info, err := os.Stat(o.paths[0]); err == nil && info.IsDir() {
 		return refuse(o.paths[0] + " is a folder")
 	}
+	return nil
+}
+
+// readParallel reads --parallel: N devices, or with a --device list and
+// no count (hoistArgs passes a bare --parallel as 0) one per listed
+// device. A device list without --parallel is checkDeviceList's: the
+// devices of the shards, or the first alone, as Maestro uses a list.
+func readParallel(c *cli.Context, o *testOptions, sharded bool) error {
+	n := c.Int("parallel")
+	if !c.IsSet("parallel") {
+		return nil
+	}
+	switch {
+	case sharded:
+		return canonical.NewError(canonical.CodeInvalidArgs, "--parallel cannot be combined with --shard-split or --shard-all").
+			WithHint("hand flows to whichever device is free (--parallel N) or split them statically (--shard-split N)")
+	case n < 0:
+		return canonical.NewError(canonical.CodeInvalidArgs, "--parallel takes a positive number of devices").WithHint("--parallel 2")
+	case n == 0 && len(o.devices) == 0:
+		return canonical.NewError(canonical.CodeInvalidArgs, "--parallel needs a number of devices, or a device list to run on").
+			WithHint("--parallel 2, or --device android:SERIAL1,android:SERIAL2 --parallel")
+	case n == 0:
+		n = len(o.devices)
+	}
+	o.parallel = n
 	return nil
 }
 
@@ -357,9 +400,12 @@ func runTestOnce(c *cli.Context, env Env, o testOptions) error {
 	if err := checkOutputs(o, plan); err != nil {
 		return err
 	}
-	if o.shards > 1 && len(plan.Sequence) > 0 {
+	if (o.shards > 1 || o.parallel > 1) && len(plan.Sequence) > 0 {
 		return canonical.NewError(canonical.CodeInvalidArgs, "executionOrder.flowsOrder cannot run on several shards").
-			WithHint("drop --shard-split/--shard-all, or remove executionOrder from the workspace config")
+			WithHint("drop --shard-split/--shard-all/--parallel, or remove executionOrder from the workspace config")
+	}
+	if err := flowapi.CheckAppFiles(o.target()); err != nil {
+		return err
 	}
 	reportFiles, err := createReports(o.reports)
 	if err != nil {
@@ -381,12 +427,16 @@ func runTestOnce(c *cli.Context, env Env, o testOptions) error {
 		defer os.RemoveAll(artifacts)
 	}
 	work := flowapi.ShardWork(plan, o.shards, o.shardAll)
+	parallel := o.parallel > 1
+	if parallel {
+		work = flowapi.ShardWork(plan, 1, false)
+	}
 	if o.shardGiven {
 		for _, line := range shardLines(o, len(plan.Flows), len(work)) {
 			fmt.Fprintln(env.Stdout, line)
 		}
 	}
-	if len(work) == 1 && flowapi.IsSimDevice(o.device) {
+	if len(work) == 1 && !parallel && flowapi.IsSimDevice(o.device) {
 		// The run reads the saved device when it starts and writes it when
 		// it ends: it holds the state dir's lock all the while, so device
 		// commands started meanwhile wait for it (and it for them) instead
@@ -414,7 +464,7 @@ func runTestOnce(c *cli.Context, env Env, o testOptions) error {
 	}
 	prog := newProgress(env.Stdout, o.terminal, flowapi.CountFlows(work)+len(plan.Broken))
 	prog.onStep = env.OnStep
-	prog.quietSteps = len(work) > 1 && !o.verbose
+	prog.quietSteps = (len(work) > 1 || parallel) && !o.verbose
 	wallStart := time.Now()
 	var obs exec.Observer = prog
 	var debug *debugOutput
@@ -433,8 +483,13 @@ func runTestOnce(c *cli.Context, env Env, o testOptions) error {
 		rec = newStepRecorder(obs, o.record, o.device, o.env, o.state.WriteOptions())
 		obs = rec
 	}
-	result, err := flowapi.RunPlan(c.Context, plan, work, flowapi.RunOptions{Target: o.target(), Vars: o.env,
-		Observer: obs, Events: events, Artifacts: artifacts, State: o.state})
+	ro := flowapi.RunOptions{Target: o.target(), Vars: o.env, Observer: obs, Events: events, Artifacts: artifacts, State: o.state}
+	var result exec.RunResult
+	if parallel {
+		result, err = flowapi.RunParallel(c.Context, plan, o.parallel, ro)
+	} else {
+		result, err = flowapi.RunPlan(c.Context, plan, work, ro)
+	}
 	o.state.Release() // the state is saved: waiting commands may go on
 	var failedOpen *flowapi.NotOpened
 	if err != nil && !errors.As(err, &failedOpen) {

@@ -106,6 +106,7 @@ var (
 	_ exec.AirplaneMode  = (*Device)(nil)
 	_ exec.Recorder      = (*Device)(nil)
 	_ exec.Closer        = (*Device)(nil)
+	_ exec.AppInstaller  = (*Device)(nil)
 )
 
 // Open checks the device is online and new enough, takes the device's

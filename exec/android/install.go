@@ -224,3 +224,45 @@ func clipString(s string, n int) string {
 func (d *Device) unavailable(format string, args ...any) *canonical.Error {
 	return canonical.Errorf(canonical.CodeDeviceUnavailable, format, args...).With("serial", d.serial)
 }
+
+// InstallApp installs an APK (flow test --app-file) as adb install -r
+// does: streamed to the package manager, replacing an installed version
+// and keeping its data. A verdict that blames the file (it does not parse,
+// has no code for this device's ABI, needs a newer Android) is
+// INVALID_ARGS naming it; any other refusal is the device's.
+func (d *Device) InstallApp(ctx context.Context, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--app-file %s cannot be read: %v", path, err).With("file", path).
+			WithHint("check the path of the APK")
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--app-file %s is not an APK file", path).With("file", path).
+			WithHint("an Android device installs .apk files")
+	}
+	res, err := d.t.Install(ctx, d.serial, f, st.Size(), "-r")
+	if err != nil {
+		return err
+	}
+	if installed(res) {
+		return nil
+	}
+	verdict := clipOutput(res)
+	code := canonical.CodeDeviceUnavailable
+	hint := "check the device's free space and that installing over USB is allowed (Developer options)"
+	// The reasons PackageManager gives for a package it cannot take as
+	// it is (AOSP PackageManager.java, INSTALL_PARSE_FAILED_* and
+	// INSTALL_FAILED_* constants).
+	for _, r := range []string{"INSTALL_PARSE_FAILED_", "INSTALL_FAILED_INVALID_APK", "INSTALL_FAILED_NO_MATCHING_ABIS",
+		"INSTALL_FAILED_OLDER_SDK", "INSTALL_FAILED_UPDATE_INCOMPATIBLE", "INSTALL_FAILED_VERSION_DOWNGRADE", "INSTALL_FAILED_TEST_ONLY"} {
+		if strings.Contains(verdict, r) {
+			code = canonical.CodeInvalidArgs
+			hint = "build the APK for this device (its ABI and Android version), or uninstall the installed version first when it is signed with another key or newer"
+			break
+		}
+	}
+	return canonical.Errorf(code, "--app-file %s does not install on %s: %s", path, d.serial, verdict).
+		With("file", path).With("serial", d.serial).WithHint(hint)
+}

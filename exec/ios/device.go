@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -51,6 +52,9 @@ type Device struct {
 	apps      []string // app ids launched, most recent first: the runner reads the first running one
 	// stop ends a runner flow started (nil for one attached by URL).
 	stop func(context.Context) error
+	// install puts an app file on the device (simctl install, go-ios);
+	// nil for a runner attached by URL, which cannot install.
+	install func(ctx context.Context, path string) error
 }
 
 var (
@@ -61,7 +65,25 @@ var (
 	_ exec.Closer          = (*Device)(nil)
 	_ exec.KeychainClearer = (*Device)(nil)
 	_ exec.Recorder        = (*Device)(nil)
+	_ exec.AppInstaller    = (*Device)(nil)
 )
+
+// InstallApp installs an app file (flow test --app-file): an .app folder
+// on a simulator (simctl install), an .app or .ipa on an iPhone (go-ios).
+// An .ipa is built for iphoneos and a simulator cannot run it.
+func (d *Device) InstallApp(ctx context.Context, path string) error {
+	if d.install == nil {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--app-file %s: flow reaches %s only through its runner, which cannot install apps", path, d.cfg.Name).
+			With("file", path).
+			WithHint("install it yourself (xcrun simctl install UDID APP), or run on the Mac with --device ios:UDID so flow can")
+	}
+	if d.simulator && strings.EqualFold(filepath.Ext(strings.TrimRight(path, "/")), ".ipa") {
+		return canonical.Errorf(canonical.CodeInvalidArgs, "--app-file %s is an .ipa, built for iPhones; simulator %s runs .app folders built for the simulator", path, d.cfg.Name).
+			With("file", path).
+			WithHint("build the app for the simulator (xcodebuild -sdk iphonesimulator) and pass its .app folder, or run on an iPhone")
+	}
+	return d.install(ctx, path)
+}
 
 // statusReply is the runner's status.
 type statusReply struct {

@@ -180,6 +180,12 @@ func openLockedIPhone(ctx context.Context, cfg IPhoneConfig, phone Phone) (*Devi
 		return nil, err
 	}
 	d.stop = stop
+	d.install = func(ctx context.Context, app string) error {
+		if err := cfg.Link.Install(ctx, phone.UDID, app); err != nil {
+			return appFileError(err, app, phone.UDID)
+		}
+		return nil
+	}
 	return d, nil
 }
 

@@ -200,7 +200,30 @@ func openLockedSimulator(ctx context.Context, cfg SimulatorConfig, pick Simulato
 	// Close sends quit first: the runner's test returns and xcodebuild
 	// exits by itself within the grace.
 	d.stop = func(ctx context.Context) error { return run.stop(ctx, cfg.StopGrace) }
+	d.install = func(ctx context.Context, app string) error {
+		if _, err := sc.run(ctx, "install", pick.UDID, app); err != nil {
+			return appFileError(err, app, pick.UDID)
+		}
+		return nil
+	}
 	return d, nil
+}
+
+// appFileError is an app file the device refused: the tool's own words,
+// naming the file and the device. simctl that ran and refused the file is
+// the file's fault (INVALID_ARGS, exit 2); a link that failed (go-ios's
+// plain errors) is the device's (DEVICE_UNAVAILABLE).
+func appFileError(err error, app, udid string) error {
+	ce := canonical.Coded(err)
+	switch ce.Code {
+	case canonical.CodeCommandFailed:
+		ce.Code = canonical.CodeInvalidArgs
+	case canonical.CodeInternal:
+		ce.Code = canonical.CodeDeviceUnavailable
+	}
+	ce.Message = fmt.Sprintf("--app-file %s does not install on %s: %s", app, udid, ce.Message)
+	return ce.With("file", app).With("device", udid).
+		WithHint("check that the app is built for this device (a simulator build for a simulator, a signed iphoneos build for an iPhone)")
 }
 
 func pickSimulator(udid string, sims []Simulator) (Simulator, error) {

@@ -49,6 +49,11 @@ func (p *Phone) pm(ctx context.Context, args []string, stdin io.Reader, stdout, 
 func (p *Phone) packages() []string {
 	out := append([]string(nil), p.apps...)
 	p.mu.Lock()
+	for _, pkg := range p.extra {
+		if !contains(out, pkg) {
+			out = append(out, pkg)
+		}
+	}
 	if p.helper != nil {
 		out = append(out, HelperPackage)
 	}
@@ -110,10 +115,10 @@ func (p *Phone) resolveActivity(args []string, stdout io.Writer) int {
 	return 0
 }
 
-// install takes the helper APK, streamed (-S SIZE on stdin, how adb install
+// install takes an APK, streamed (-S SIZE on stdin, how adb install
 // sends it with the cmd feature) or from a pushed file. The fake cannot
-// read an APK, and flow installs nothing but its helper, so every install
-// is the helper.
+// read an APK: bytes Options.Packages names install that package (flow
+// test --app-file), any other bytes are the helper.
 func (p *Phone) install(args []string, stdin io.Reader, stdout io.Writer) int {
 	var apk []byte
 	size := -1
@@ -147,6 +152,10 @@ func (p *Phone) install(args []string, stdin io.Reader, stdout io.Writer) int {
 		}
 		apk = data
 	}
+	sum := sha256.Sum256(apk)
+	if pkg, ok := p.pkgs[hex.EncodeToString(sum[:])]; ok && pkg != HelperPackage {
+		return p.installApp(pkg, apk, stdout)
+	}
 	p.mu.Lock()
 	incompatible := p.faults.IncompatibleUpdate && p.helper != nil
 	failure := p.faults.InstallFailure
@@ -163,8 +172,7 @@ func (p *Phone) install(args []string, stdin io.Reader, stdout io.Writer) int {
 		return 1
 	}
 	p.stopHelper() // installing over a running package kills it
-	sum := sha256.Sum256(apk)
-	in := Install{Size: len(apk), SHA256: hex.EncodeToString(sum[:])}
+	in := Install{Size: len(apk), SHA256: hex.EncodeToString(sum[:]), Package: HelperPackage}
 	p.mu.Lock()
 	p.helper = apk
 	p.installs = append(p.installs, in)
@@ -179,6 +187,29 @@ func (p *Phone) install(args []string, stdin io.Reader, stdout io.Writer) int {
 	p.mu.Unlock()
 	if p.log != nil {
 		fmt.Fprintf(p.log, "fakeandroid: installed %s: %d bytes, sha256 %s\n", HelperPackage, in.Size, in.SHA256)
+	}
+	fmt.Fprintln(stdout, reply("pm-success"))
+	return 0
+}
+
+// installApp installs an APK that is not the helper: its package is
+// listed from then on. InstallFailure fails it as it fails the helper.
+func (p *Phone) installApp(pkg string, apk []byte, stdout io.Writer) int {
+	p.mu.Lock()
+	failure := p.faults.InstallFailure
+	p.mu.Unlock()
+	if failure != "" {
+		fmt.Fprintln(stdout, reply("pm-install-failure", "reason", failure))
+		return 1
+	}
+	sum := sha256.Sum256(apk)
+	in := Install{Size: len(apk), SHA256: hex.EncodeToString(sum[:]), Package: pkg}
+	p.mu.Lock()
+	p.installs = append(p.installs, in)
+	p.extra = append(p.extra, pkg)
+	p.mu.Unlock()
+	if p.log != nil {
+		fmt.Fprintf(p.log, "fakeandroid: installed %s: %d bytes, sha256 %s\n", pkg, in.Size, in.SHA256)
 	}
 	fmt.Fprintln(stdout, reply("pm-success"))
 	return 0

@@ -71,6 +71,12 @@ type Options struct {
 	DownWaitAfterTransition time.Duration
 	// HelperAPK, when set, is installed before the phone starts.
 	HelperAPK []byte
+	// Packages name the package inside APKs other than the helper, by the
+	// APK's sha256 (hex): the fake cannot read an APK's manifest, so the
+	// test says what the package manager would read there. An installed
+	// one is listed by pm as a package (flow test --app-file); bytes not
+	// named here are the helper, as before.
+	Packages map[string]string
 	// Log, when set, receives one line per install: the size and sha256
 	// of the bytes received, so a person can check what flow installed.
 	Log io.Writer
@@ -116,12 +122,14 @@ type Phone struct {
 	files  Files
 	props  map[string]string
 	perms  map[string][]string
+	pkgs   map[string]string // APK sha256 -> package (Options.Packages)
 	faults Faults
 	log    io.Writer
 
 	mu         sync.Mutex
 	installs   []Install
-	helper     []byte // installed helper APK; nil when not installed
+	extra      []string // packages installed from APKs (Options.Packages), in order
+	helper     []byte   // installed helper APK; nil when not installed
 	versionCd  int
 	grants     []Grant
 	appops     [][]string
@@ -157,10 +165,12 @@ type Phone struct {
 	helperPid, pids int
 }
 
-// Install is one APK the package manager took: its size and sha256 (hex).
+// Install is one APK the package manager took: its size and sha256
+// (hex), and the package it held.
 type Install struct {
-	Size   int
-	SHA256 string
+	Size    int
+	SHA256  string
+	Package string
 }
 
 // Installs are the APKs installed since the phone started, in order.
@@ -187,6 +197,7 @@ func New(o Options) *Phone {
 		files:         o.Files,
 		props:         defaultProps(),
 		perms:         o.Permissions,
+		pkgs:          o.Packages,
 		faults:        o.Faults,
 		log:           o.Log,
 		helper:        o.HelperAPK,
