@@ -222,6 +222,20 @@ type SetClipboard struct {
 	Text Template `json:"text"`
 }
 
+// AssertScreenshot compares the screen, or the part an element covers,
+// with a reference image (docs.maestro.dev,
+// reference/commands-available/assertscreenshot; Maestro PR #2949, the
+// match measure of PR #3261; not in Maestro 1.39). Path is relative to the
+// folder of the flow file that holds the command; ".png" is added when it
+// has no extension (PR #3034). ThresholdPercentage is the share of pixels
+// that must match, 95 by default.
+type AssertScreenshot struct {
+	Meta
+	Path                Template  `json:"path"`
+	CropOn              *Selector `json:"cropOn,omitempty"`
+	ThresholdPercentage float64   `json:"thresholdPercentage"`
+}
+
 // RunFlow runs a subflow file or inline commands, optionally when a
 // condition holds, with extra env defined in the caller's context.
 type RunFlow struct {
@@ -304,6 +318,7 @@ func (*SetAirplaneMode) Kind() string    { return "setAirplaneMode" }
 func (*SetPermissions) Kind() string     { return "setPermissions" }
 func (*SetOrientation) Kind() string     { return "setOrientation" }
 func (*SetClipboard) Kind() string       { return "setClipboard" }
+func (*AssertScreenshot) Kind() string   { return "assertScreenshot" }
 func (*RunFlow) Kind() string            { return "runFlow" }
 func (*Repeat) Kind() string             { return "repeat" }
 func (*Retry) Kind() string              { return "retry" }

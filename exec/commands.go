@@ -148,6 +148,8 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 		return r.setPermissions(ctx, t)
 	case *canonical.SetOrientation:
 		return r.setOrientation(ctx, t)
+	case *canonical.AssertScreenshot:
+		return r.assertScreenshot(ctx, t)
 	case *canonical.SetClipboard:
 		// Maestro's own clipboard, the one pasteText and copyTextFrom
 		// use: the device's is not touched (docs.maestro.dev,

@@ -37,6 +37,9 @@ func currentRows() []string {
 		"- setOrientation: LANDSCAPE_LEFT\n",
 		// reference/commands-available/setclipboard
 		"- setClipboard: \"user@example.com\"\n",
+		// reference/commands-available/assertscreenshot (Maestro PR #2949)
+		"- assertScreenshot: splash.png\n",
+		"- assertScreenshot:\n    path: screen\n    cropOn:\n      id: banner\n    thresholdPercentage: 98.5\n    label: Banner unchanged\n",
 	}
 }
 
@@ -62,6 +65,16 @@ func TestCurrentCommandsLoadByDefault(t *testing.T) {
 	}
 	if c, ok := f.Commands[3].(*canonical.SetClipboard); !ok || c.Text.Raw != "user@example.com" {
 		t.Errorf("setClipboard: got %#v", f.Commands[3])
+	}
+	// The short form takes the default threshold, 95.0 (reference page:
+	// "Default is 95.0"), and crops nothing.
+	if a, ok := f.Commands[4].(*canonical.AssertScreenshot); !ok || a.Path.Raw != "splash.png" || a.ThresholdPercentage != 95 || a.CropOn != nil {
+		t.Errorf("assertScreenshot short form: got %#v", f.Commands[4])
+	}
+	a, ok := f.Commands[5].(*canonical.AssertScreenshot)
+	if !ok || a.Path.Raw != "screen" || a.ThresholdPercentage != 98.5 || a.Label != "Banner unchanged" ||
+		a.CropOn == nil || a.CropOn.ID == nil || a.CropOn.ID.Raw != "banner" {
+		t.Errorf("assertScreenshot long form: got %#v", f.Commands[5])
 	}
 }
 
@@ -95,6 +108,11 @@ func TestCurrentCommandErrors(t *testing.T) {
 		{"- setOrientation: landscape_left\n", `flows/main.yaml:3:19: INVALID_ARGS: setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN, got "landscape_left"`, "LANDSCAPE_LEFT in capitals"},
 		{"- setOrientation: SIDEWAYS\n", `flows/main.yaml:3:19: INVALID_ARGS: setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN, got "SIDEWAYS"`, ""},
 		{"- setClipboard: [a]\n", "flows/main.yaml:3:17: INVALID_ARGS: setClipboard takes the text to set, got a list", ""},
+		{"- assertScreenshot: {thresholdPercentage: 90}\n", "flows/main.yaml:3:3: INVALID_ARGS: assertScreenshot needs path, the reference image", "path:"},
+		{"- assertScreenshot: {path: a.png, thresholdPercentage: 120}\n", "flows/main.yaml:3:56: INVALID_ARGS: thresholdPercentage 120 is not a percentage", "0 to 100"},
+		{"- assertScreenshot: {path: a.png, thresholdPercentage: most}\n", `flows/main.yaml:3:56: INVALID_ARGS: thresholdPercentage must be a number, got "most"`, ""},
+		{"- assertScreenshot: {path: a.png, crop: {id: x}}\n", "", ""},
+		{"- assertScreenshot: \"\"\n", "flows/main.yaml:3:21: INVALID_ARGS: assertScreenshot's path is empty", "relative to this flow file"},
 	}
 	for _, c := range cases {
 		_, _, err := loadWith(t, "", c.in, nil)
@@ -103,7 +121,7 @@ func TestCurrentCommandErrors(t *testing.T) {
 			continue
 		}
 		ce, _ := canonical.AsError(err)
-		if ce == nil || ce.Error() != c.want {
+		if c.want != "" && (ce == nil || ce.Error() != c.want) {
 			t.Errorf("%q:\n got  %v\n want %s", c.in, err, c.want)
 		}
 		if c.hint != "" && (ce == nil || !strings.Contains(ce.Hint, c.hint)) {
