@@ -89,8 +89,9 @@ type InputText struct {
 	Text Template `json:"text"`
 }
 
-// InputRandom types generated text: "text", "number", "email" or
-// "personName".
+// InputRandom types generated text: "text", "number", "email",
+// "personName", or (current Maestro only) "cityName", "countryName",
+// "colorName".
 type InputRandom struct {
 	Meta
 	Type   string `json:"type"`

@@ -571,7 +571,8 @@ func (w *maestroWriter) assert(t *canonical.Assert) (yNode, []string, string) {
 }
 
 func inputRandom(t *canonical.InputRandom) (yNode, []string, string) {
-	name := map[string]string{"text": "inputRandomText", "number": "inputRandomNumber", "email": "inputRandomEmail", "personName": "inputRandomPersonName"}[t.Type]
+	name := map[string]string{"text": "inputRandomText", "number": "inputRandomNumber", "email": "inputRandomEmail", "personName": "inputRandomPersonName",
+		"cityName": "inputRandomCityName", "countryName": "inputRandomCountryName", "colorName": "inputRandomColorName"}[t.Type]
 	if name == "" {
 		return nil, []string{fmt.Sprintf("unknown random input %q", t.Type)}, ""
 	}

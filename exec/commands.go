@@ -365,6 +365,19 @@ func (r *run) random(t *canonical.InputRandom) string {
 		return strings.ToLower(f + "_" + l + "_" + pick(alnum, 4) + "@" + domains[r.rand.IntN(len(domains))])
 	case "personName":
 		return first[r.rand.IntN(len(first))] + " " + last[r.rand.IntN(len(last))]
+	case "cityName", "countryName", "colorName":
+		// Maestro 2 draws these from DataFaker's address and color
+		// providers; flow draws from short lists of its own (any real
+		// name serves a form field).
+		list := map[string][]string{
+			"cityName": {"Lisbon", "Nairobi", "Osaka", "Toronto", "Melbourne", "Recife", "Krakow", "Hanoi",
+				"Marrakesh", "Reykjavik", "Santiago", "Tbilisi"},
+			"countryName": {"Portugal", "Kenya", "Japan", "Canada", "Australia", "Brazil", "Poland", "Vietnam",
+				"Morocco", "Iceland", "Chile", "Georgia"},
+			"colorName": {"red", "teal", "olive", "navy blue", "mint green", "salmon", "lavender", "sky blue",
+				"gold", "maroon", "turquoise", "light gray"},
+		}[t.Type]
+		return list[r.rand.IntN(len(list))]
 	}
 	return pick(alnum, max(t.Length, 1))
 }

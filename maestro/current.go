@@ -24,6 +24,11 @@ func currentOnly() map[string]commandSpec {
 		"setClipboard": {decode: decodeSetClipboard},
 		// reference/commands-available/assertscreenshot (Maestro PR #2949)
 		"assertScreenshot": {decode: decodeAssertScreenshot},
+		// api-reference/commands/inputtext ("Input random text"): the
+		// DataFaker inputs of Maestro 2.0
+		"inputRandomCityName":    {bare: true, decode: randomDecoder("cityName", false)},
+		"inputRandomCountryName": {bare: true, decode: randomDecoder("countryName", false)},
+		"inputRandomColorName":   {bare: true, decode: randomDecoder("colorName", false)},
 	}
 }
 

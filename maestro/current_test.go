@@ -39,6 +39,10 @@ func currentRows() []string {
 		"- setClipboard: \"user@example.com\"\n",
 		// reference/commands-available/assertscreenshot (Maestro PR #2949)
 		"- assertScreenshot: splash.png\n",
+		// api-reference/commands/inputtext (DataFaker inputs, Maestro 2.0)
+		"- inputRandomCityName\n",
+		"- inputRandomCountryName:\n    label: Country\n",
+		"- inputRandomColorName\n",
 		"- assertScreenshot:\n    path: screen\n    cropOn:\n      id: banner\n    thresholdPercentage: 98.5\n    label: Banner unchanged\n",
 	}
 }
@@ -71,10 +75,15 @@ func TestCurrentCommandsLoadByDefault(t *testing.T) {
 	if a, ok := f.Commands[4].(*canonical.AssertScreenshot); !ok || a.Path.Raw != "splash.png" || a.ThresholdPercentage != 95 || a.CropOn != nil {
 		t.Errorf("assertScreenshot short form: got %#v", f.Commands[4])
 	}
-	a, ok := f.Commands[5].(*canonical.AssertScreenshot)
+	for i, kind := range []string{"cityName", "countryName", "colorName"} {
+		if r, ok := f.Commands[5+i].(*canonical.InputRandom); !ok || r.Type != kind {
+			t.Errorf("inputRandom %s: got %#v", kind, f.Commands[5+i])
+		}
+	}
+	a, ok := f.Commands[8].(*canonical.AssertScreenshot)
 	if !ok || a.Path.Raw != "screen" || a.ThresholdPercentage != 98.5 || a.Label != "Banner unchanged" ||
 		a.CropOn == nil || a.CropOn.ID == nil || a.CropOn.ID.Raw != "banner" {
-		t.Errorf("assertScreenshot long form: got %#v", f.Commands[5])
+		t.Errorf("assertScreenshot long form: got %#v", f.Commands[8])
 	}
 }
 
