@@ -157,10 +157,13 @@ type WaitForAnimation struct {
 }
 
 // TakeScreenshot writes a PNG; StartRecording an MP4 ("Path" gets the
-// extension appended, relative to the working directory).
+// extension appended, relative to the working directory). CropOn (current
+// Maestro only: docs.maestro.dev reference/commands-available/
+// takescreenshot) keeps the part of the screen an element covers.
 type TakeScreenshot struct {
 	Meta
-	Path Template `json:"path"`
+	Path   Template  `json:"path"`
+	CropOn *Selector `json:"cropOn,omitempty"`
 }
 
 // StartRecording starts a screen recording.

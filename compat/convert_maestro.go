@@ -214,6 +214,10 @@ func (w *maestroWriter) command(c canonical.Command) (yNode, []string, string) {
 		}
 		return item("waitForAnimationToEnd", nil, yMap{{"timeout", yInt(t.TimeoutMs)}}, meta), nil, ""
 	case *canonical.TakeScreenshot:
+		if t.CropOn != nil {
+			sel, why := selectorNode(t.CropOn)
+			return item("takeScreenshot", nil, yMap{{"path", yStr(t.Path.Raw)}, {"cropOn", sel}}, meta), why, ""
+		}
 		return item("takeScreenshot", yStr(t.Path.Raw), yMap{{"path", yStr(t.Path.Raw)}}, meta), nil, ""
 	case *canonical.StartRecording:
 		return item("startRecording", yStr(t.Path.Raw), yMap{{"path", yStr(t.Path.Raw)}}, meta), nil, ""

@@ -39,27 +39,9 @@ func (r *run) assertScreenshot(ctx context.Context, t *canonical.AssertScreensho
 		return err
 	}
 	ref := referencePath(t.Pos.File, p)
-	var crop *Rect
-	if t.CropOn != nil {
-		f, _, err := r.findOrFail(ctx, t.CropOn, t.Optional)
-		if err != nil {
-			return err
-		}
-		crop = f.node.Bounds
-	}
-	shot, err := r.dev.Screenshot(ctx)
+	actual, err := r.screenImage(ctx, t.CropOn, t.Optional)
 	if err != nil {
-		return deviceErr(err, "take a screenshot")
-	}
-	actual, _, err := image.Decode(bytes.NewReader(shot))
-	if err != nil {
-		return errorf(canonical.CodeCommandFailed, "the device's screenshot is not an image flow can read: %v", err).Wrap(err).
-			WithHint("assertScreenshot compares PNG or JPEG screenshots")
-	}
-	if crop != nil {
-		if actual, err = r.cropTo(ctx, actual, *crop); err != nil {
-			return err
-		}
+		return err
 	}
 	r.event("assertScreenshot", map[string]any{"path": ref, "thresholdPercentage": t.ThresholdPercentage})
 	reader, ok := r.cfg.Files.(FileReader)
@@ -152,6 +134,47 @@ func cropHint(crop bool) string {
 		return " (with the same cropOn)"
 	}
 	return ""
+}
+
+// screenImage is the device's screenshot decoded, cut to the element
+// cropOn selects when it is set. The element is looked up first (it may
+// need to appear), then the screen is taken, as Maestro's cropOn does.
+func (r *run) screenImage(ctx context.Context, cropOn *canonical.Selector, optional bool) (image.Image, error) {
+	var crop *Rect
+	if cropOn != nil {
+		f, _, err := r.findOrFail(ctx, cropOn, optional)
+		if err != nil {
+			return nil, err
+		}
+		crop = f.node.Bounds
+	}
+	shot, err := r.dev.Screenshot(ctx)
+	if err != nil {
+		return nil, deviceErr(err, "take a screenshot")
+	}
+	img, _, err := image.Decode(bytes.NewReader(shot))
+	if err != nil {
+		return nil, errorf(canonical.CodeCommandFailed, "the device's screenshot is not an image flow can read: %v", err).Wrap(err).
+			WithHint("cropOn and assertScreenshot need a PNG or JPEG screenshot")
+	}
+	if crop == nil {
+		return img, nil
+	}
+	return r.cropTo(ctx, img, *crop)
+}
+
+// croppedScreenshot is takeScreenshot's cropOn: the element's part of the
+// screen as a PNG.
+func (r *run) croppedScreenshot(ctx context.Context, cropOn *canonical.Selector, optional bool) ([]byte, error) {
+	img, err := r.screenImage(ctx, cropOn, optional)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, errorf(canonical.CodeInternal, "cannot encode the cropped screenshot: %v", err).Wrap(err)
+	}
+	return buf.Bytes(), nil
 }
 
 // cropTo cuts the element's bounds out of the screenshot. Bounds are in

@@ -159,3 +159,32 @@ func TestAssertScreenshotMissingReference(t *testing.T) {
 		t.Errorf("a missing reference wrote %v", files)
 	}
 }
+
+// takeScreenshot's cropOn writes only the element's part of the screen,
+// in screenshot pixels.
+func TestTakeScreenshotCropOn(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	files := refFiles{}
+	cfg := exec.Config{Device: &paintedDevice{stillDevice{clock: clock, start: clock.Now()}}, Clock: clock, Files: files,
+		NewScripts: func(string, func(string)) exec.Scripts { return literalScripts{} }}
+	shot := &canonical.TakeScreenshot{Meta: canonical.Meta{Name: "takeScreenshot", Pos: at(4)},
+		Path: canonical.Text("row", canonical.Pos{}), CropOn: text("Plain")}
+	flow := &canonical.Flow{File: "flow.yaml", Name: "flow", AppID: canonical.Text("com.still", canonical.Pos{}),
+		Commands: []canonical.Command{launch(3), shot}}
+	if res := exec.RunFlow(context.Background(), cfg, flow); res.Status != exec.StatusPassed {
+		t.Fatal(res.Error)
+	}
+	img, err := png.Decode(bytes.NewReader(files["row.png"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 500 || b.Dy() != 50 {
+		t.Errorf("cropped to %v, want the row's 500x50 pixels", b)
+	}
+	for _, p := range []image.Point{{0, 0}, {499, 49}} {
+		if r, g, b, _ := img.At(p.X, p.Y).RGBA(); r != 0 || g != 0 || b>>8 != 255 {
+			t.Errorf("pixel %v is %v, want the row's blue", p, img.At(p.X, p.Y))
+		}
+	}
+}

@@ -119,7 +119,7 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 	case *canonical.WaitForAnimation:
 		return r.waitForAnimation(ctx, millis(float64(t.TimeoutMs)))
 	case *canonical.TakeScreenshot:
-		return r.screenshot(ctx, t.Path)
+		return r.screenshot(ctx, t)
 	case *canonical.StartRecording:
 		return r.startRecording(ctx, t)
 	case *canonical.SetLocation:
@@ -473,13 +473,18 @@ func (r *run) waitForAnimation(ctx context.Context, timeout time.Duration) error
 	}
 }
 
-func (r *run) screenshot(ctx context.Context, t canonical.Template) error {
-	p, err := r.str(ctx, t)
+func (r *run) screenshot(ctx context.Context, t *canonical.TakeScreenshot) error {
+	p, err := r.str(ctx, t.Path)
 	if err != nil {
 		return err
 	}
-	png, err := r.dev.Screenshot(ctx)
-	if err != nil {
+	var png []byte
+	if t.CropOn != nil {
+		png, err = r.croppedScreenshot(ctx, t.CropOn, t.Optional)
+		if err != nil {
+			return err
+		}
+	} else if png, err = r.dev.Screenshot(ctx); err != nil {
 		return deviceErr(err, "take a screenshot")
 	}
 	name := p + ".png"

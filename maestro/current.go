@@ -63,6 +63,15 @@ func (l *Loader) setVersion(v canonical.MaestroVersion) {
 	l.specs = commandSpecsFor(v)
 }
 
+// currentOptions are the 1.39 commands whose current reference page lists
+// options 1.39 lacks; under 1.39 those options are unknown keys.
+func currentOptions() map[string]commandSpec {
+	return map[string]commandSpec{
+		// reference/commands-available/takescreenshot: cropOn
+		"takeScreenshot": {decode: decodeTakeScreenshot},
+	}
+}
+
 // commandSpecsFor is the command set of Maestro version v.
 func commandSpecsFor(v canonical.MaestroVersion) map[string]commandSpec {
 	specs := commandSpecs()
@@ -70,8 +79,38 @@ func commandSpecsFor(v canonical.MaestroVersion) map[string]commandSpec {
 		for name, s := range currentOnly() {
 			specs[name] = s
 		}
+		for name, s := range currentOptions() {
+			specs[name] = s
+		}
 	}
 	return specs
+}
+
+// decodeTakeScreenshot is takeScreenshot with the current Maestro's
+// cropOn: "takeScreenshot: NAME" or {path, cropOn, label, optional}.
+func decodeTakeScreenshot(c *cmd) (canonical.Command, error) {
+	scalar, fs, err := c.scalarOrFields([]string{"path", "cropOn"})
+	if err != nil {
+		return nil, err
+	}
+	pathN := scalar
+	if scalar == nil {
+		p, ok := fs["path"]
+		if !ok {
+			return nil, c.d.errorf(c.keyN, "takeScreenshot needs path").WithHint("takeScreenshot: after_login")
+		}
+		pathN = p.value
+	}
+	ts := &canonical.TakeScreenshot{Meta: c.meta}
+	if ts.Path, err = c.d.template(pathN, "path"); err != nil {
+		return nil, err
+	}
+	if p, ok := fs["cropOn"]; ok {
+		if ts.CropOn, _, _, err = c.d.selector(p.value, "cropOn", nil); err != nil {
+			return nil, err
+		}
+	}
+	return ts, nil
 }
 
 // rhinoWarning is said when a flow asks for Rhino under the current

@@ -260,3 +260,26 @@ func TestSchemaPerVersion(t *testing.T) {
 		t.Error("1.39 schema lost a 1.39 command")
 	}
 }
+
+// takeScreenshot's cropOn (docs.maestro.dev reference/commands-available/
+// takescreenshot) is the current Maestro's; 1.39's takeScreenshot has only
+// path, so there cropOn is an unknown key.
+func TestTakeScreenshotCropOn(t *testing.T) {
+	t.Parallel()
+	body := "- takeScreenshot:\n    path: login_form\n    cropOn:\n      id: LoginFormContainer\n"
+	f, _, err := loadWith(t, "", body, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, ok := f.Commands[0].(*canonical.TakeScreenshot)
+	if !ok || ts.Path.Raw != "login_form" || ts.CropOn == nil || ts.CropOn.ID == nil || ts.CropOn.ID.Raw != "LoginFormContainer" {
+		t.Fatalf("got %#v", f.Commands[0])
+	}
+	if f, _, err := loadWith(t, "", "- takeScreenshot: plain\n", nil); err != nil || f.Commands[0].(*canonical.TakeScreenshot).CropOn != nil {
+		t.Errorf("the short form: %v", err)
+	}
+	_, _, err = loadWith(t, canonical.Maestro139, body, nil)
+	if ce, _ := canonical.AsError(err); ce == nil || !strings.Contains(ce.Message, `unknown key "cropOn"`) {
+		t.Errorf("under 1.39: got %v, want cropOn refused as an unknown key", err)
+	}
+}

@@ -202,7 +202,7 @@ func TestSchemaKeysMatchLoader(t *testing.T) {
 		"scroll":                withMeta(),
 		"stopRecording":         withMeta(),
 		"toggleAirplaneMode":    withMeta(),
-		"takeScreenshot":        withMeta("path"),
+		"takeScreenshot":        withMeta("path", "cropOn"), // cropOn: the current Maestro only
 		"startRecording":        withMeta("path"),
 		"extendedWaitUntil":     withMeta("visible", "notVisible", "timeout"),
 		"stopApp":               withMeta("appId"),

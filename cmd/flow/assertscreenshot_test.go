@@ -66,6 +66,18 @@ func TestAssertScreenshotOnSim(t *testing.T) {
 		t.Errorf("thresholdPercentage 0 failed: %s", r)
 	}
 
+	// cropOn on both (reference/commands-available/takescreenshot): the
+	// banner's crop matches itself exactly, and is not the whole screen.
+	if r := test(write("crop_make.yaml", "- takeScreenshot:\n    path: "+filepath.Join(dir, "banner")+"\n    cropOn: Summer sale.*\n")); r.code != 0 {
+		t.Fatalf("taking a cropped reference: %s", r)
+	}
+	if r := test(write("crop_same.yaml", "- assertScreenshot:\n    path: banner.png\n    cropOn: Summer sale.*\n    thresholdPercentage: 100\n")); r.code != 0 {
+		t.Errorf("the cropped banner did not match its reference: %s", r)
+	}
+	if r := test(write("crop_whole.yaml", "- assertScreenshot: banner.png\n")); r.code != 1 || !strings.Contains(r.stdout+r.stderr, "the reference "+filepath.ToSlash(filepath.Join(dir, "banner.png"))+" is ") {
+		t.Errorf("the whole screen against the cropped reference: want exit 1 naming both sizes, got %s", r)
+	}
+
 	// A missing reference fails (the reference page: the assertion fails
 	// if the comparison image doesn't exist) and writes nothing.
 	r = test(write("missing.yaml", "- assertScreenshot: screens/checkout.png\n"))
