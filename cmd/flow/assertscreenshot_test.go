@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	flowapi "github.com/flow-runner/flow"
 )
 
 // assertScreenshot on sim under the current Maestro (docs.maestro.dev
@@ -92,5 +95,41 @@ func TestAssertScreenshotOnSim(t *testing.T) {
 	r = test(filepath.Join(dir, "same.yaml"), "--maestro-version", "1.39")
 	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, `unknown command "assertScreenshot"`) {
 		t.Errorf("under 1.39: want exit 2 and an unknown command, got %s", r)
+	}
+}
+
+// assertScreenshot and takeScreenshot's cropOn on Android: the fake phone
+// behind the real adb server answers screencap with its own PNG (adb exec-out
+// screencap -p), flow crops and compares it as on sim.
+func TestAssertScreenshotOnFakePhone(t *testing.T) {
+	_, d, env, apk := fakeAndroid(t)
+	env.Getenv = func(k string) string { // the phone's environment, no FLOW_MAESTRO_VERSION
+		if k == flowapi.MaestroVersionEnv {
+			return ""
+		}
+		return d.Getenv(k)
+	}
+	dir := t.TempDir()
+	flow := filepath.Join(dir, "f.yaml")
+	body := "appId: com.example.shop\n---\n- launchApp:\n    clearState: true\n" +
+		"- takeScreenshot: " + filepath.Join(dir, "home") + "\n- assertScreenshot: home\n" +
+		"- takeScreenshot:\n    path: " + filepath.Join(dir, "banner") + "\n    cropOn: Summer sale.*\n" +
+		"- assertScreenshot:\n    path: banner.png\n    cropOn: Summer sale.*\n" +
+		"- tapOn: Log in\n- assertScreenshot: {path: home.png, thresholdPercentage: 99.9}\n"
+	if err := os.WriteFile(flow, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code := run(t.Context(), env, []string{"flow", "test", "--device", "android:" + d.Serial, "--android-helper", apk, flow})
+	out := fmt.Sprint(env.Stdout, env.Stderr)
+	if code != 1 || !strings.Contains(out, "Comparison error: Assert screenshot matches home.png (threshold: 99.9%)") {
+		t.Fatalf("want the first two comparisons to pass and the login screen to fail against home.png; exit %d\n%s", code, out)
+	}
+	if strings.Contains(out, "Comparison error: Assert screenshot matches banner.png") || strings.Contains(out, "Comparison error: Assert screenshot matches home (") {
+		t.Errorf("a screen did not match its own reference:\n%s", out)
+	}
+	for _, f := range []string{"home.png", "banner.png", "home_diff.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }
