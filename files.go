@@ -24,3 +24,13 @@ func (d DirFiles) WriteFile(name string, data []byte) error {
 	}
 	return fsext.WriteFile(p, data, fsext.WriteOptions{})
 }
+
+// ReadFile reads name under the folder (an absolute name as is): the
+// reference images of assertScreenshot (exec.FileReader).
+func (d DirFiles) ReadFile(name string) ([]byte, error) {
+	p := filepath.FromSlash(name)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(d.Dir, p)
+	}
+	return os.ReadFile(p)
+}

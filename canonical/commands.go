@@ -89,8 +89,9 @@ type InputText struct {
 	Text Template `json:"text"`
 }
 
-// InputRandom types generated text: "text", "number", "email" or
-// "personName".
+// InputRandom types generated text: "text", "number", "email",
+// "personName", or (current Maestro only) "cityName", "countryName",
+// "colorName".
 type InputRandom struct {
 	Meta
 	Type   string `json:"type"`
@@ -156,10 +157,13 @@ type WaitForAnimation struct {
 }
 
 // TakeScreenshot writes a PNG; StartRecording an MP4 ("Path" gets the
-// extension appended, relative to the working directory).
+// extension appended, relative to the working directory). CropOn (current
+// Maestro only: docs.maestro.dev reference/commands-available/
+// takescreenshot) keeps the part of the screen an element covers.
 type TakeScreenshot struct {
 	Meta
-	Path Template `json:"path"`
+	Path   Template  `json:"path"`
+	CropOn *Selector `json:"cropOn,omitempty"`
 }
 
 // StartRecording starts a screen recording.
@@ -220,6 +224,20 @@ type SetOrientation struct {
 type SetClipboard struct {
 	Meta
 	Text Template `json:"text"`
+}
+
+// AssertScreenshot compares the screen, or the part an element covers,
+// with a reference image (docs.maestro.dev,
+// reference/commands-available/assertscreenshot; Maestro PR #2949, the
+// match measure of PR #3261; not in Maestro 1.39). Path is relative to the
+// folder of the flow file that holds the command; ".png" is added when it
+// has no extension (PR #3034). ThresholdPercentage is the share of pixels
+// that must match, 95 by default.
+type AssertScreenshot struct {
+	Meta
+	Path                Template  `json:"path"`
+	CropOn              *Selector `json:"cropOn,omitempty"`
+	ThresholdPercentage float64   `json:"thresholdPercentage"`
 }
 
 // RunFlow runs a subflow file or inline commands, optionally when a
@@ -304,6 +322,7 @@ func (*SetAirplaneMode) Kind() string    { return "setAirplaneMode" }
 func (*SetPermissions) Kind() string     { return "setPermissions" }
 func (*SetOrientation) Kind() string     { return "setOrientation" }
 func (*SetClipboard) Kind() string       { return "setClipboard" }
+func (*AssertScreenshot) Kind() string   { return "assertScreenshot" }
 func (*RunFlow) Kind() string            { return "runFlow" }
 func (*Repeat) Kind() string             { return "repeat" }
 func (*Retry) Kind() string              { return "retry" }

@@ -534,6 +534,9 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 	case *canonical.TakeScreenshot:
 		path, r := w.value(t.Path, "path")
 		add(r)
+		if t.CropOn != nil {
+			add("takeScreenshot's cropOn has no .ad form: .ad screenshot keeps the whole screen")
+		}
 		if path == "" {
 			acts = append(acts, act("screenshot", ""))
 		} else {

@@ -214,6 +214,10 @@ func (w *maestroWriter) command(c canonical.Command) (yNode, []string, string) {
 		}
 		return item("waitForAnimationToEnd", nil, yMap{{"timeout", yInt(t.TimeoutMs)}}, meta), nil, ""
 	case *canonical.TakeScreenshot:
+		if t.CropOn != nil {
+			sel, why := selectorNode(t.CropOn)
+			return item("takeScreenshot", nil, yMap{{"path", yStr(t.Path.Raw)}, {"cropOn", sel}}, meta), why, ""
+		}
 		return item("takeScreenshot", yStr(t.Path.Raw), yMap{{"path", yStr(t.Path.Raw)}}, meta), nil, ""
 	case *canonical.StartRecording:
 		return item("startRecording", yStr(t.Path.Raw), yMap{{"path", yStr(t.Path.Raw)}}, meta), nil, ""
@@ -571,7 +575,8 @@ func (w *maestroWriter) assert(t *canonical.Assert) (yNode, []string, string) {
 }
 
 func inputRandom(t *canonical.InputRandom) (yNode, []string, string) {
-	name := map[string]string{"text": "inputRandomText", "number": "inputRandomNumber", "email": "inputRandomEmail", "personName": "inputRandomPersonName"}[t.Type]
+	name := map[string]string{"text": "inputRandomText", "number": "inputRandomNumber", "email": "inputRandomEmail", "personName": "inputRandomPersonName",
+		"cityName": "inputRandomCityName", "countryName": "inputRandomCountryName", "colorName": "inputRandomColorName"}[t.Type]
 	if name == "" {
 		return nil, []string{fmt.Sprintf("unknown random input %q", t.Type)}, ""
 	}

@@ -119,7 +119,7 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 	case *canonical.WaitForAnimation:
 		return r.waitForAnimation(ctx, millis(float64(t.TimeoutMs)))
 	case *canonical.TakeScreenshot:
-		return r.screenshot(ctx, t.Path)
+		return r.screenshot(ctx, t)
 	case *canonical.StartRecording:
 		return r.startRecording(ctx, t)
 	case *canonical.SetLocation:
@@ -148,6 +148,8 @@ func (r *run) exec(ctx context.Context, c canonical.Command, depth int) error {
 		return r.setPermissions(ctx, t)
 	case *canonical.SetOrientation:
 		return r.setOrientation(ctx, t)
+	case *canonical.AssertScreenshot:
+		return r.assertScreenshot(ctx, t)
 	case *canonical.SetClipboard:
 		// Maestro's own clipboard, the one pasteText and copyTextFrom
 		// use: the device's is not touched (docs.maestro.dev,
@@ -363,6 +365,19 @@ func (r *run) random(t *canonical.InputRandom) string {
 		return strings.ToLower(f + "_" + l + "_" + pick(alnum, 4) + "@" + domains[r.rand.IntN(len(domains))])
 	case "personName":
 		return first[r.rand.IntN(len(first))] + " " + last[r.rand.IntN(len(last))]
+	case "cityName", "countryName", "colorName":
+		// Maestro 2 draws these from DataFaker's address and color
+		// providers; flow draws from short lists of its own (any real
+		// name serves a form field).
+		list := map[string][]string{
+			"cityName": {"Lisbon", "Nairobi", "Osaka", "Toronto", "Melbourne", "Recife", "Krakow", "Hanoi",
+				"Marrakesh", "Reykjavik", "Santiago", "Tbilisi"},
+			"countryName": {"Portugal", "Kenya", "Japan", "Canada", "Australia", "Brazil", "Poland", "Vietnam",
+				"Morocco", "Iceland", "Chile", "Georgia"},
+			"colorName": {"red", "teal", "olive", "navy blue", "mint green", "salmon", "lavender", "sky blue",
+				"gold", "maroon", "turquoise", "light gray"},
+		}[t.Type]
+		return list[r.rand.IntN(len(list))]
 	}
 	return pick(alnum, max(t.Length, 1))
 }
@@ -458,13 +473,18 @@ func (r *run) waitForAnimation(ctx context.Context, timeout time.Duration) error
 	}
 }
 
-func (r *run) screenshot(ctx context.Context, t canonical.Template) error {
-	p, err := r.str(ctx, t)
+func (r *run) screenshot(ctx context.Context, t *canonical.TakeScreenshot) error {
+	p, err := r.str(ctx, t.Path)
 	if err != nil {
 		return err
 	}
-	png, err := r.dev.Screenshot(ctx)
-	if err != nil {
+	var png []byte
+	if t.CropOn != nil {
+		png, err = r.croppedScreenshot(ctx, t.CropOn, t.Optional)
+		if err != nil {
+			return err
+		}
+	} else if png, err = r.dev.Screenshot(ctx); err != nil {
 		return deviceErr(err, "take a screenshot")
 	}
 	name := p + ".png"

@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/flow-runner/flow/canonical"
@@ -71,5 +72,35 @@ func TestSetOrientationValueCheckedAtRun(t *testing.T) {
 	res, _, _ := runStill(t, context.Background(), clock, launch(3), bad)
 	if res.Error == nil || res.Error.Code != canonical.CodeInvalidArgs || res.Error.Pos.Line != 4 {
 		t.Fatalf("want INVALID_ARGS at line 4, got %+v", res.Error)
+	}
+}
+
+// typedLog keeps what inputText events typed.
+type typedLog struct{ typed []string }
+
+func (l *typedLog) Record(typ string, fields map[string]any) {
+	if typ == "inputText" {
+		l.typed = append(l.typed, fields["text"].(string))
+	}
+}
+
+// The current Maestro's inputRandomCityName, inputRandomCountryName and
+// inputRandomColorName (docs.maestro.dev api-reference/commands/inputtext,
+// DataFaker since Maestro 2.0) type a name: words of letters, not the
+// one random character an unknown kind would give.
+func TestInputRandomNames(t *testing.T) {
+	for _, kind := range []string{"cityName", "countryName", "colorName"} {
+		clock := newClock()
+		log := &typedLog{}
+		cfg := exec.Config{Device: &stillDevice{clock: clock, start: clock.Now()}, Clock: clock, Events: log, Seed: 7,
+			NewScripts: func(string, func(string)) exec.Scripts { return literalScripts{} }}
+		flow := &canonical.Flow{File: "flow.yaml", Name: "flow", AppID: canonical.Text("com.still", canonical.Pos{}),
+			Commands: []canonical.Command{launch(3), &canonical.InputRandom{Meta: canonical.Meta{Name: "inputRandom", Pos: at(4)}, Type: kind}}}
+		if res := exec.RunFlow(context.Background(), cfg, flow); res.Status != exec.StatusPassed {
+			t.Fatalf("%s: %v", kind, res.Error)
+		}
+		if len(log.typed) != 1 || len(log.typed[0]) < 3 || strings.Trim(log.typed[0], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ") != "" {
+			t.Errorf("%s typed %q, want a name", kind, log.typed)
+		}
 	}
 }

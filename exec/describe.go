@@ -85,6 +85,8 @@ func (r *run) describe(_ context.Context, c canonical.Command) string {
 		return "Set permissions " + permissionText(t.Permissions)
 	case *canonical.SetOrientation:
 		return "Set orientation " + t.Orientation.Raw
+	case *canonical.AssertScreenshot:
+		return describeAssertScreenshot(t.Path.Raw, t.ThresholdPercentage)
 	case *canonical.SetClipboard:
 		return "Set clipboard to " + t.Text.Raw
 	case *canonical.SetAirplaneMode:

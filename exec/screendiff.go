@@ -87,3 +87,40 @@ func absDiff(a, b uint8) int {
 	}
 	return int(b - a)
 }
+
+// pixelDiff is how two same-sized screenshots differ as assertScreenshot
+// counts it (Maestro PR #3261): the pixels whose RGB distance exceeds
+// romankh3 image-comparison's pixelToleranceLevel (0.1, the default
+// Maestro keeps), and the smallest rectangle holding them all.
+type pixelDiff struct {
+	differing, total int
+	box              image.Rectangle
+}
+
+// percentMatching is the share of pixels that match, in percent: the
+// "current" of Maestro's failure message since PR #3261.
+func (d pixelDiff) percentMatching() float64 {
+	if d.total == 0 {
+		return 100
+	}
+	return 100 - 100*float64(d.differing)/float64(d.total)
+}
+
+// countDiffering compares a and b pixel by pixel; both must have the
+// same size.
+func countDiffering(a, b image.Image) pixelDiff {
+	pa, pb := rgba(a), rgba(b)
+	w := a.Bounds().Dx()
+	limit := pixelTolerance * pixelTolerance * 3 * 255 * 255
+	d := pixelDiff{total: w * a.Bounds().Dy()}
+	for i := 0; i+3 < len(pa.Pix); i += 4 {
+		dr, dg, db := absDiff(pa.Pix[i], pb.Pix[i]), absDiff(pa.Pix[i+1], pb.Pix[i+1]), absDiff(pa.Pix[i+2], pb.Pix[i+2])
+		if float64(dr*dr+dg*dg+db*db) <= limit {
+			continue
+		}
+		d.differing++
+		x, y := (i/4)%w, (i/4)/w
+		d.box = d.box.Union(image.Rect(x, y, x+1, y+1))
+	}
+	return d
+}

@@ -14,10 +14,6 @@ import (
 // YamlFluentCommand lacks. Under --maestro-version 1.39 they are unknown
 // commands, as 1.39 refuses them; the schema flow schema prints lists
 // them, and SchemaFor(Maestro139) leaves them out.
-//
-// assertScreenshot (reference/commands-available/assertscreenshot, Maestro
-// PR #2949) is also new since 1.39 and is not accepted yet: see
-// docs/compatibility.md.
 func currentOnly() map[string]commandSpec {
 	return map[string]commandSpec{
 		// reference/commands-available/setpermissions
@@ -26,6 +22,13 @@ func currentOnly() map[string]commandSpec {
 		"setOrientation": {decode: decodeSetOrientation},
 		// reference/commands-available/setclipboard
 		"setClipboard": {decode: decodeSetClipboard},
+		// reference/commands-available/assertscreenshot (Maestro PR #2949)
+		"assertScreenshot": {decode: decodeAssertScreenshot},
+		// api-reference/commands/inputtext ("Input random text"): the
+		// DataFaker inputs of Maestro 2.0
+		"inputRandomCityName":    {bare: true, decode: randomDecoder("cityName", false)},
+		"inputRandomCountryName": {bare: true, decode: randomDecoder("countryName", false)},
+		"inputRandomColorName":   {bare: true, decode: randomDecoder("colorName", false)},
 	}
 }
 
@@ -60,6 +63,15 @@ func (l *Loader) setVersion(v canonical.MaestroVersion) {
 	l.specs = commandSpecsFor(v)
 }
 
+// currentOptions are the 1.39 commands whose current reference page lists
+// options 1.39 lacks; under 1.39 those options are unknown keys.
+func currentOptions() map[string]commandSpec {
+	return map[string]commandSpec{
+		// reference/commands-available/takescreenshot: cropOn
+		"takeScreenshot": {decode: decodeTakeScreenshot},
+	}
+}
+
 // commandSpecsFor is the command set of Maestro version v.
 func commandSpecsFor(v canonical.MaestroVersion) map[string]commandSpec {
 	specs := commandSpecs()
@@ -67,8 +79,38 @@ func commandSpecsFor(v canonical.MaestroVersion) map[string]commandSpec {
 		for name, s := range currentOnly() {
 			specs[name] = s
 		}
+		for name, s := range currentOptions() {
+			specs[name] = s
+		}
 	}
 	return specs
+}
+
+// decodeTakeScreenshot is takeScreenshot with the current Maestro's
+// cropOn: "takeScreenshot: NAME" or {path, cropOn, label, optional}.
+func decodeTakeScreenshot(c *cmd) (canonical.Command, error) {
+	scalar, fs, err := c.scalarOrFields([]string{"path", "cropOn"})
+	if err != nil {
+		return nil, err
+	}
+	pathN := scalar
+	if scalar == nil {
+		p, ok := fs["path"]
+		if !ok {
+			return nil, c.d.errorf(c.keyN, "takeScreenshot needs path").WithHint("takeScreenshot: after_login")
+		}
+		pathN = p.value
+	}
+	ts := &canonical.TakeScreenshot{Meta: c.meta}
+	if ts.Path, err = c.d.template(pathN, "path"); err != nil {
+		return nil, err
+	}
+	if p, ok := fs["cropOn"]; ok {
+		if ts.CropOn, _, _, err = c.d.selector(p.value, "cropOn", nil); err != nil {
+			return nil, err
+		}
+	}
+	return ts, nil
 }
 
 // rhinoWarning is said when a flow asks for Rhino under the current
@@ -157,4 +199,57 @@ func decodeSetClipboard(c *cmd) (canonical.Command, error) {
 		return nil, err
 	}
 	return &canonical.SetClipboard{Meta: c.meta, Text: t}, nil
+}
+
+// defaultScreenshotThreshold is assertScreenshot's thresholdPercentage
+// when the flow gives none (reference/commands-available/assertscreenshot:
+// "Default is 95.0").
+const defaultScreenshotThreshold = 95.0
+
+// decodeAssertScreenshot reads "assertScreenshot: PATH" or the mapping of
+// path, cropOn, thresholdPercentage (and label, optional), the forms the
+// reference page shows.
+func decodeAssertScreenshot(c *cmd) (canonical.Command, error) {
+	scalar, fs, err := c.scalarOrFields([]string{"path", "cropOn", "thresholdPercentage"})
+	if err != nil {
+		return nil, err
+	}
+	a := &canonical.AssertScreenshot{Meta: c.meta, ThresholdPercentage: defaultScreenshotThreshold}
+	pathN := scalar
+	if scalar == nil {
+		p, ok := fs["path"]
+		if !ok {
+			return nil, c.d.errorf(c.keyN, "assertScreenshot needs path, the reference image").
+				WithHint("assertScreenshot:\n    path: screens/home.png\n    thresholdPercentage: 95")
+		}
+		pathN = p.value
+	}
+	if a.Path, err = c.d.template(pathN, "path"); err != nil {
+		return nil, err
+	}
+	if !a.Path.HasExpr() && strings.TrimSpace(a.Path.Raw) == "" {
+		return nil, c.d.errorf(pathN, "assertScreenshot's path is empty").
+			WithHint("name the reference image, relative to this flow file: assertScreenshot: screens/home.png")
+	}
+	if p, ok := fs["cropOn"]; ok {
+		sel, _, _, err := c.d.selector(p.value, "cropOn", nil)
+		if err != nil {
+			return nil, err
+		}
+		a.CropOn = sel
+	}
+	if p, ok := fs["thresholdPercentage"]; ok && !isNull(p.value) {
+		v, err := c.d.number(p.value, "thresholdPercentage")
+		if err != nil {
+			return nil, err
+		}
+		// Maestro compares with any Double; a value outside 0-100 makes
+		// the assertion pass always or fail always, which is never meant.
+		if v < 0 || v > 100 {
+			return nil, c.d.errorf(p.value, "thresholdPercentage %v is not a percentage", v).
+				WithHint("give the share of pixels that must match, from 0 to 100 (default 95)")
+		}
+		a.ThresholdPercentage = v
+	}
+	return a, nil
 }

@@ -37,6 +37,13 @@ func currentRows() []string {
 		"- setOrientation: LANDSCAPE_LEFT\n",
 		// reference/commands-available/setclipboard
 		"- setClipboard: \"user@example.com\"\n",
+		// reference/commands-available/assertscreenshot (Maestro PR #2949)
+		"- assertScreenshot: splash.png\n",
+		// api-reference/commands/inputtext (DataFaker inputs, Maestro 2.0)
+		"- inputRandomCityName\n",
+		"- inputRandomCountryName:\n    label: Country\n",
+		"- inputRandomColorName\n",
+		"- assertScreenshot:\n    path: screen\n    cropOn:\n      id: banner\n    thresholdPercentage: 98.5\n    label: Banner unchanged\n",
 	}
 }
 
@@ -62,6 +69,21 @@ func TestCurrentCommandsLoadByDefault(t *testing.T) {
 	}
 	if c, ok := f.Commands[3].(*canonical.SetClipboard); !ok || c.Text.Raw != "user@example.com" {
 		t.Errorf("setClipboard: got %#v", f.Commands[3])
+	}
+	// The short form takes the default threshold, 95.0 (reference page:
+	// "Default is 95.0"), and crops nothing.
+	if a, ok := f.Commands[4].(*canonical.AssertScreenshot); !ok || a.Path.Raw != "splash.png" || a.ThresholdPercentage != 95 || a.CropOn != nil {
+		t.Errorf("assertScreenshot short form: got %#v", f.Commands[4])
+	}
+	for i, kind := range []string{"cityName", "countryName", "colorName"} {
+		if r, ok := f.Commands[5+i].(*canonical.InputRandom); !ok || r.Type != kind {
+			t.Errorf("inputRandom %s: got %#v", kind, f.Commands[5+i])
+		}
+	}
+	a, ok := f.Commands[8].(*canonical.AssertScreenshot)
+	if !ok || a.Path.Raw != "screen" || a.ThresholdPercentage != 98.5 || a.Label != "Banner unchanged" ||
+		a.CropOn == nil || a.CropOn.ID == nil || a.CropOn.ID.Raw != "banner" {
+		t.Errorf("assertScreenshot long form: got %#v", f.Commands[8])
 	}
 }
 
@@ -95,6 +117,11 @@ func TestCurrentCommandErrors(t *testing.T) {
 		{"- setOrientation: landscape_left\n", `flows/main.yaml:3:19: INVALID_ARGS: setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN, got "landscape_left"`, "LANDSCAPE_LEFT in capitals"},
 		{"- setOrientation: SIDEWAYS\n", `flows/main.yaml:3:19: INVALID_ARGS: setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN, got "SIDEWAYS"`, ""},
 		{"- setClipboard: [a]\n", "flows/main.yaml:3:17: INVALID_ARGS: setClipboard takes the text to set, got a list", ""},
+		{"- assertScreenshot: {thresholdPercentage: 90}\n", "flows/main.yaml:3:3: INVALID_ARGS: assertScreenshot needs path, the reference image", "path:"},
+		{"- assertScreenshot: {path: a.png, thresholdPercentage: 120}\n", "flows/main.yaml:3:56: INVALID_ARGS: thresholdPercentage 120 is not a percentage", "0 to 100"},
+		{"- assertScreenshot: {path: a.png, thresholdPercentage: most}\n", `flows/main.yaml:3:56: INVALID_ARGS: thresholdPercentage must be a number, got "most"`, ""},
+		{"- assertScreenshot: {path: a.png, crop: {id: x}}\n", "", ""},
+		{"- assertScreenshot: \"\"\n", "flows/main.yaml:3:21: INVALID_ARGS: assertScreenshot's path is empty", "relative to this flow file"},
 	}
 	for _, c := range cases {
 		_, _, err := loadWith(t, "", c.in, nil)
@@ -103,7 +130,7 @@ func TestCurrentCommandErrors(t *testing.T) {
 			continue
 		}
 		ce, _ := canonical.AsError(err)
-		if ce == nil || ce.Error() != c.want {
+		if c.want != "" && (ce == nil || ce.Error() != c.want) {
 			t.Errorf("%q:\n got  %v\n want %s", c.in, err, c.want)
 		}
 		if c.hint != "" && (ce == nil || !strings.Contains(ce.Hint, c.hint)) {
@@ -231,5 +258,28 @@ func TestSchemaPerVersion(t *testing.T) {
 	}
 	if !strings.Contains(string(old), `"setAirplaneMode"`) {
 		t.Error("1.39 schema lost a 1.39 command")
+	}
+}
+
+// takeScreenshot's cropOn (docs.maestro.dev reference/commands-available/
+// takescreenshot) is the current Maestro's; 1.39's takeScreenshot has only
+// path, so there cropOn is an unknown key.
+func TestTakeScreenshotCropOn(t *testing.T) {
+	t.Parallel()
+	body := "- takeScreenshot:\n    path: login_form\n    cropOn:\n      id: LoginFormContainer\n"
+	f, _, err := loadWith(t, "", body, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, ok := f.Commands[0].(*canonical.TakeScreenshot)
+	if !ok || ts.Path.Raw != "login_form" || ts.CropOn == nil || ts.CropOn.ID == nil || ts.CropOn.ID.Raw != "LoginFormContainer" {
+		t.Fatalf("got %#v", f.Commands[0])
+	}
+	if f, _, err := loadWith(t, "", "- takeScreenshot: plain\n", nil); err != nil || f.Commands[0].(*canonical.TakeScreenshot).CropOn != nil {
+		t.Errorf("the short form: %v", err)
+	}
+	_, _, err = loadWith(t, canonical.Maestro139, body, nil)
+	if ce, _ := canonical.AsError(err); ce == nil || !strings.Contains(ce.Message, `unknown key "cropOn"`) {
+		t.Errorf("under 1.39: got %v, want cropOn refused as an unknown key", err)
 	}
 }
