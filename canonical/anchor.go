@@ -8,7 +8,7 @@ import (
 
 // percentText is "x%, y%" with optional spaces.
 func percentText() *regexp.Regexp {
-	return percentPointRe
+	return percentPointRe()
 }
 
 // ParsePercentPoint reads "x%, y%" into percentages.

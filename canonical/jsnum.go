@@ -41,11 +41,11 @@ func IsInteger(x float64) bool {
 func IsFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func decimalLiteral() *regexp.Regexp {
-	return decimalRe
+	return decimalRe()
 }
 
 func radixLiteral() *regexp.Regexp {
-	return radixRe
+	return radixRe()
 }
 
 // ParseNumber is JavaScript's Number(token) for a positional argument: blank

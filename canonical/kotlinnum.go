@@ -28,7 +28,7 @@ const MaxRepeat = math.MaxInt32
 // "nan" and any other spelling, hex without p, and non-ASCII digits. Values
 // beyond the double range become ±Inf, as parseDouble makes them.
 func ParseKotlinDouble(s string) (float64, bool) {
-	if !kotlinDoubleRe.MatchString(s) {
+	if !kotlinDoubleRe().MatchString(s) {
 		return 0, false
 	}
 	t := strings.Trim(s, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"+

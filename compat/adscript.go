@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/flow-runner/flow/canonical"
@@ -266,7 +267,7 @@ func checkUTF8(file string, src []byte) error {
 // nor a misspelling of one worth quoting back: a word that is not a plain
 // name (DB_PASSWORD=…, -----BEGIN, a base64 run) is no typo.
 func notACommand(word string) bool {
-	return !isCommand(word) && !plainWordRe.MatchString(word)
+	return !isCommand(word) && !plainWordRe().MatchString(word)
 }
 
 func isCommand(word string) bool {
@@ -274,7 +275,7 @@ func isCommand(word string) bool {
 	return ok
 }
 
-var plainWordRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
+var plainWordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`) })
 
 // notAScript is the error for a file whose first line is nothing an .ad
 // script holds: most likely not a script at all (a key, a .env file), so

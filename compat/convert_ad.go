@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -127,16 +128,18 @@ func (w *adWriter) env(vars []canonical.EnvVar) {
 	w.scope, _ = NewScope(VarSources{File: file}) // no AD_ keys: refused above
 }
 
-// defaultIdiomRe is Maestro's "CLI value or default" env idiom,
+// defaultIdiomRe() is Maestro's "CLI value or default" env idiom,
 // NAME: ${NAME || 'default'}, which is what an .ad env directive means:
 // -e NAME=... overrides it.
-var defaultIdiomRe = regexp.MustCompile(`^\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\|\s*(?:'([^'"\\$\r\n]*)'|"([^'"\\$\r\n]*)")\s*\}$`)
+var defaultIdiomRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\|\s*(?:'([^'"\\$\r\n]*)'|"([^'"\\$\r\n]*)")\s*\}$`)
+})
 
 // adEnvValue is the .ad value of a Maestro env value: plain text, or the
 // default of the ${NAME || 'default'} idiom. Backslashes and line breaks
 // are refused: Maestro's JavaScript engines disagree about them.
 func adEnvValue(name, raw string) (string, string) {
-	if m := defaultIdiomRe.FindStringSubmatch(raw); m != nil && m[1] == name {
+	if m := defaultIdiomRe().FindStringSubmatch(raw); m != nil && m[1] == name {
 		return m[2] + m[3], ""
 	}
 	plain := !strings.Contains(raw, "${") && !strings.ContainsAny(raw, "\\") &&
@@ -178,7 +181,7 @@ func (w *adWriter) value(t canonical.Template, what string) (string, string) {
 		name := strings.TrimSpace(raw[sp.bodyStart:sp.bodyEnd])
 		v, ok := w.vars[name]
 		switch {
-		case !identRe.MatchString(name):
+		case !identRe().MatchString(name):
 			return raw, fmt.Sprintf("%s %q holds the JavaScript expression ${%s}; .ad ${...} only substitutes a variable", what, raw, name)
 		case !ok:
 			return raw, fmt.Sprintf("%s uses ${%s}, which the flow's env does not define", what, name)
@@ -230,7 +233,7 @@ func closingBrace(text string, from int) (int, bool) {
 	return from + k + 1, true
 }
 
-var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // expand is what a template holding ${NAME} references becomes once the
 // .ad script is loaded: the env values substituted, as literal text.

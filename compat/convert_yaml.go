@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -50,13 +51,13 @@ func yBool(b bool) yScalar { return yScalar(strconv.FormatBool(b)) }
 // plain when it is a plain decimal, so that timeout: 10000 reads as
 // written, else as a string.
 func yNumText(s string) yScalar {
-	if plainDecimalRe.MatchString(s) {
+	if plainDecimalRe().MatchString(s) {
 		return yScalar(s)
 	}
 	return yStr(s)
 }
 
-var plainDecimalRe = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$`)
+var plainDecimalRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$`) })
 
 func (m *yMap) add(key string, v yNode) { *m = append(*m, yKV{key, v}) }
 
@@ -199,7 +200,7 @@ func yamlReserved() []string {
 	return []string{"", "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n", "<<", "="}
 }
 
-var timestampRe = regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}`)
+var timestampRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}`) })
 
 // plainOK reports whether s can be written without quotes and read back
 // as the same string. It is deliberately conservative: anything that
@@ -215,7 +216,7 @@ func plainOK(s string, inFlow bool) bool {
 	case c >= '0' && c <= '9':
 		// Numbers, sexagesimals and dates start with a digit and hold no
 		// space; a timestamp may, after its date.
-		if !strings.Contains(s, " ") || timestampRe.MatchString(s) {
+		if !strings.Contains(s, " ") || timestampRe().MatchString(s) {
 			return false
 		}
 	}

@@ -1,6 +1,9 @@
 package exec
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // androidPermissionGroups are Maestro's permission names on Android
 // (AndroidDriver.translatePermissionName); every Android device, through
@@ -20,7 +23,7 @@ var androidPermissionGroups = map[string][]string{
 	"sms":      {"android.permission.READ_SMS", "android.permission.RECEIVE_SMS", "android.permission.SEND_SMS"},
 }
 
-var notPermissionChars = regexp.MustCompile(`[^A-Za-z0-9._]+`)
+var notPermissionChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._]+`) })
 
 // AndroidPermissions are the Android permissions a Maestro permission
 // name stands for: a group name (camera, location, ...) gives its
@@ -30,5 +33,5 @@ func AndroidPermissions(name string) []string {
 	if names, ok := androidPermissionGroups[name]; ok {
 		return names
 	}
-	return []string{notPermissionChars.ReplaceAllString(name, "")}
+	return []string{notPermissionChars().ReplaceAllString(name, "")}
 }

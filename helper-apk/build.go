@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -462,10 +463,10 @@ type platformVersion struct {
 	preview         bool
 }
 
-var platformName = regexp.MustCompile(`^android-(\d+)(?:\.(\d+))?(?:-ext(\d+))?$`)
+var platformName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^android-(\d+)(?:\.(\d+))?(?:-ext(\d+))?$`) })
 
 func parsePlatform(sdk, name string) (platformVersion, bool) {
-	if m := platformName.FindStringSubmatch(name); m != nil {
+	if m := platformName().FindStringSubmatch(name); m != nil {
 		var v platformVersion
 		v.api, _ = strconv.Atoi(m[1])
 		v.minor, _ = strconv.Atoi(m[2])

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/flow-runner/flow/canonical"
 )
@@ -417,7 +418,7 @@ type jdkVersion struct {
 	text  string // "javac 17.0.15"
 }
 
-var javacVersionLine = regexp.MustCompile(`javac (1\.)?(\d+)[^\s]*`)
+var javacVersionLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`javac (1\.)?(\d+)[^\s]*`) })
 
 // javacVersion runs javac -version (with env when set) and reads the
 // major release: "javac 1.8.0_392" is 8, "javac 17.0.15" is 17.
@@ -432,7 +433,7 @@ func javacVersion(ctx context.Context, javac string, env []string) (jdkVersion, 
 		return jdkVersion{}, unavailable("%s -version failed: %v", javac, err).Wrap(err).With("output", clip(string(out))).
 			WithHint("point JAVA_HOME at a JDK 17 or newer")
 	}
-	m := javacVersionLine.FindStringSubmatch(string(out))
+	m := javacVersionLine().FindStringSubmatch(string(out))
 	if m == nil {
 		return jdkVersion{}, unavailable("%s -version printed no version: %q", javac, clip(string(out))).
 			WithHint("point JAVA_HOME at a JDK 17 or newer")

@@ -193,11 +193,11 @@ func (c *cmd) direction(n *yaml.Node) (string, error) {
 }
 
 func coordinatePattern() *regexp.Regexp {
-	return coordinateRe
+	return coordinateRe()
 }
 
 func percentPattern() *regexp.Regexp {
-	return percentRe
+	return percentRe()
 }
 
 // swipeAnchor reads "x, y" (whole grid units, parsed now: Maestro reads

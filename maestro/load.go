@@ -465,7 +465,7 @@ func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx
 				continue
 			}
 			f.AppID, fc.appID = t, t
-			f.Web = webAppRe.MatchString(t.Raw)
+			f.Web = webAppRe().MatchString(t.Raw)
 		case "name":
 			s, err := d.str(p.value, "name")
 			if err != nil {
@@ -577,7 +577,7 @@ func (d *decoder) env(n *yaml.Node) ([]canonical.EnvVar, error) {
 	if err != nil {
 		return nil, err
 	}
-	ident := identRe
+	ident := identRe()
 	var out []canonical.EnvVar
 	for _, p := range ps {
 		if !ident.MatchString(p.key) {

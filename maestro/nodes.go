@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -268,7 +269,7 @@ var (
 	kotlinToLong  = wholeRule{bits: 64}
 )
 
-var asciiInteger = regexp.MustCompile(`^[-+]?[0-9]+$`)
+var asciiInteger = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9]+$`) })
 
 // integer reads a whole number into one of Maestro's Int fields; Maestro
 // parses them when the flow loads, so ${} cannot be used there.
@@ -307,7 +308,7 @@ func (d *decoder) whole(n *yaml.Node, what string, rule wholeRule) (int, error) 
 		v = i
 	case javaString:
 		t := strings.TrimSpace(r.Value)
-		if !asciiInteger.MatchString(t) {
+		if !asciiInteger().MatchString(t) {
 			return bad()
 		}
 		v, _ = new(big.Int).SetString(strings.TrimPrefix(t, "+"), 10)
@@ -361,14 +362,14 @@ func describe(n *yaml.Node) string {
 // control characters) and unknown anchors carry no position: they give 0.
 func yamlErrorLine(err error) int {
 	text := strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := yamlSyntaxLineRe.FindStringSubmatch(text); m != nil {
+	if m := yamlSyntaxLineRe().FindStringSubmatch(text); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		if contains(yamlParserProblems(), m[2]) {
 			line++
 		}
 		return line
 	}
-	if m := yamlLineRe.FindStringSubmatch(text); m != nil {
+	if m := yamlLineRe().FindStringSubmatch(text); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return line
 	}
@@ -378,7 +379,7 @@ func yamlErrorLine(err error) int {
 	return 0
 }
 
-var yamlSyntaxLineRe = regexp.MustCompile(`^line (\d+): (.*)$`)
+var yamlSyntaxLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+): (.*)$`) })
 
 // yamlParserProblems are the messages of yaml.v3's parser (parserc.go),
 // whose line is 0-based.
@@ -407,14 +408,16 @@ func yamlScannerProblems() []string {
 		"exceeded max depth of 10000"}
 }
 
-// yamlValueRe finds the yaml.v3 messages that quote a name or a value
+// yamlValueRe() finds the yaml.v3 messages that quote a name or a value
 // from the file: an alias's anchor, a tagged scalar.
-var yamlValueRe = regexp.MustCompile("unknown anchor '[^']*' referenced|anchor '[^']*' value contains itself|`[^`]*`")
+var yamlValueRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("unknown anchor '[^']*' referenced|anchor '[^']*' value contains itself|`[^`]*`")
+})
 
 // yamlWithoutValues is a yaml.v3 message without the names and values it
 // quotes from the file.
 func yamlWithoutValues(msg string) string {
-	return yamlValueRe.ReplaceAllStringFunc(msg, func(m string) string {
+	return yamlValueRe().ReplaceAllStringFunc(msg, func(m string) string {
 		switch {
 		case strings.HasPrefix(m, "unknown anchor"):
 			return "an alias (*name) refers to an anchor (&name) that is not defined"
@@ -427,7 +430,7 @@ func yamlWithoutValues(msg string) string {
 
 func yamlErrorText(err error) string {
 	s := strings.TrimPrefix(err.Error(), "yaml: ")
-	return yamlLinePrefixRe.ReplaceAllString(s, "")
+	return yamlLinePrefixRe().ReplaceAllString(s, "")
 }
 
 // javaKind is what Maestro's reader makes of a scalar where it takes a
@@ -446,11 +449,17 @@ const (
 )
 
 var (
-	yaml11Bool  = regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
-	yaml11Null  = regexp.MustCompile(`^(?:~|null|Null|NULL| )?$`)
-	yaml11Int   = regexp.MustCompile(`^(?:[-+]?0b_*[0-1]+[0-1_]*|[-+]?0_*[0-7]+[0-7_]*|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x_*[0-9a-fA-F]+[0-9a-fA-F_]*)$`)
-	yaml11Sexa  = regexp.MustCompile(`^[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+$`)
-	yaml11Float = regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	yaml11Bool = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
+	})
+	yaml11Null = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:~|null|Null|NULL| )?$`) })
+	yaml11Int  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:[-+]?0b_*[0-1]+[0-1_]*|[-+]?0_*[0-7]+[0-7_]*|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x_*[0-9a-fA-F]+[0-9a-fA-F_]*)$`)
+	})
+	yaml11Sexa  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+$`) })
+	yaml11Float = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	})
 )
 
 // javaScalar types a scalar as Maestro's reader does.
@@ -468,7 +477,7 @@ func javaScalar(n *yaml.Node) javaKind {
 		case "!!null":
 			return javaNull
 		case "!!bool":
-			if yaml11Bool.MatchString(v) {
+			if yaml11Bool().MatchString(v) {
 				return javaBool
 			}
 		case "!!int":
@@ -482,15 +491,15 @@ func javaScalar(n *yaml.Node) javaKind {
 		return javaString
 	}
 	switch {
-	case yaml11Null.MatchString(v):
+	case yaml11Null().MatchString(v):
 		return javaNull
-	case yaml11Bool.MatchString(v):
+	case yaml11Bool().MatchString(v):
 		return javaBool
-	case yaml11Int.MatchString(v):
+	case yaml11Int().MatchString(v):
 		return intKind(v)
-	case yaml11Sexa.MatchString(v):
+	case yaml11Sexa().MatchString(v):
 		return javaString // Jackson reads base-60 "integers" as text
-	case yaml11Float.MatchString(v):
+	case yaml11Float().MatchString(v):
 		return javaFloat
 	}
 	return javaString
@@ -712,7 +721,7 @@ func (d *decoder) settleTimeout(n *yaml.Node) (int, error) {
 // extendedWaitUntil's timeout): a sign and decimal digits, nothing else,
 // within a long.
 func kotlinLong(s string) (int64, bool) {
-	if !asciiInteger.MatchString(s) {
+	if !asciiInteger().MatchString(s) {
 		return 0, false
 	}
 	v, err := strconv.ParseInt(s, 10, 64)

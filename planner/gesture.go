@@ -320,31 +320,49 @@ func planTwo(in twoContact, v canonical.Viewport, prof profile) (Plan, error) {
 	n := frames + 1
 	backing := make([]Sample, 2*n)
 	first, second := backing[:n:n], backing[n:]
-	fixedCos, fixedSin := 0.0, 0.0
+	// math.Sincos gives the same bits as math.Sin and math.Cos (the same
+	// reduction and polynomials, math/sincos.go) for one reduction instead
+	// of two.
+	fixedSin, fixedCos := 0.0, 0.0
 	if in.degrees == 0 {
 		theta := float64(startDeg*math.Pi) / 180
-		fixedCos, fixedSin = math.Cos(theta), math.Sin(theta)
+		fixedSin, fixedCos = math.Sincos(theta)
 	}
+	// The bounds are checked as the points are made; a plan with a point
+	// outside (or not finite) is handed to checkBounds, which finds the same
+	// first offender in the same order and words the error.
+	minX, maxX := v.X+boundsInset, v.X+v.Width-boundsInset
+	minY, maxY := v.Y+boundsInset, v.Y+v.Height-boundsInset
+	inside := true
+	offsets := newFrameOffsets(in.durationMs, frames)
 	for i := range n {
-		off := frameOffset(in.durationMs, i, frames)
+		off := offsets.at(i)
 		t := float64(off) / float64(in.durationMs)
 		cx := start.X + float64((end.X-start.X)*t)
 		cy := start.Y + float64((end.Y-start.Y)*t)
 		r := float64(radius * float64(1+float64((in.scale-1)*t)))
-		cos, sin := fixedCos, fixedSin
+		sin, cos := fixedSin, fixedCos
 		if in.degrees != 0 {
 			theta := float64(float64(startDeg+float64(in.degrees*t))*math.Pi) / 180
-			cos, sin = math.Cos(theta), math.Sin(theta)
+			sin, cos = math.Sincos(theta)
 		}
 		dx, dy := float64(cos*r), float64(sin*r)
-		first[i] = Sample{OffsetMs: off, Point: canonical.Point{X: cx + dx, Y: cy + dy}}
-		second[i] = Sample{OffsetMs: off, Point: canonical.Point{X: cx + float64(-dx), Y: cy + float64(-dy)}}
+		x1, y1 := cx+dx, cy+dy
+		x2, y2 := cx+float64(-dx), cy+float64(-dy)
+		first[i] = Sample{OffsetMs: off, Point: canonical.Point{X: x1, Y: y1}}
+		second[i] = Sample{OffsetMs: off, Point: canonical.Point{X: x2, Y: y2}}
+		// NaN fails every comparison, so a non-finite point is not inside;
+		// ±Inf is outside any finite viewport.
+		inside = inside && x1 >= minX && x1 <= maxX && y1 >= minY && y1 <= maxY &&
+			x2 >= minX && x2 <= maxX && y2 >= minY && y2 <= maxY
 	}
-	if err := checkBounds(first, v, in.intent, 0); err != nil {
-		return Plan{}, err
-	}
-	if err := checkBounds(second, v, in.intent, 1); err != nil {
-		return Plan{}, err
+	if !inside || !canonical.IsFinite(minX) || !canonical.IsFinite(maxX) || !canonical.IsFinite(minY) || !canonical.IsFinite(maxY) {
+		if err := checkBounds(first, v, in.intent, 0); err != nil {
+			return Plan{}, err
+		}
+		if err := checkBounds(second, v, in.intent, 1); err != nil {
+			return Plan{}, err
+		}
 	}
 	pointers := []Pointer{{PointerID: 0, Samples: first}, {PointerID: 1, Samples: second}}
 	return Plan{Topology: Two, Intent: in.intent, DurationMs: in.durationMs, Viewport: v, Pointers: pointers}, nil
@@ -365,8 +383,9 @@ func SampleOffsets(durationMs int, platform Platform) ([]int, error) {
 		return nil, err
 	}
 	out := make([]int, frames+1)
+	offsets := newFrameOffsets(durationMs, frames)
 	for i := range out {
-		out[i] = frameOffset(durationMs, i, frames)
+		out[i] = offsets.at(i)
 	}
 	return out, nil
 }
@@ -390,6 +409,48 @@ func frameCount(durationMs float64, prof profile) (int, error) {
 // positive, so Math.round and JSRound agree.
 func frameOffset(durationMs, i, frames int) int {
 	return int(canonical.JSRound(float64(float64(durationMs)*float64(i)) / float64(frames)))
+}
+
+// frameOffsets walks frameOffset(d, 0..n, n) without a division per frame:
+// round-half-up of d*i/n is floor((2*d*i + n) / (2*n)), carried on as a
+// quotient and remainder that grow by 2*d each frame. It is exact where the
+// float form is: d*i/n's fraction is a multiple of 1/n, so it is either
+// exactly one half (which the float quotient represents exactly) or at
+// least 1/(2n) away from it, far more than the quotient's rounding error
+// while d*n stays under 2^40. Outside that range it defers to frameOffset.
+// TestFrameOffsetsMatchFrameOffset holds the two equal.
+type frameOffsets struct {
+	d, frames  int
+	q, r       int // quotient and remainder of (2*d*i + n) / (2*n)
+	qStep, rSt int // 2*d / (2*n) and its remainder
+	exact      bool
+}
+
+func newFrameOffsets(durationMs, frames int) frameOffsets {
+	f := frameOffsets{d: durationMs, frames: frames}
+	if durationMs > 0 && frames > 0 && durationMs <= 1<<20 && frames <= 1<<20 {
+		den := 2 * frames
+		f.exact = true
+		f.q, f.r = frames/den, frames%den
+		f.qStep, f.rSt = (2*durationMs)/den, (2*durationMs)%den
+	}
+	return f
+}
+
+// at returns frame i's offset; with exact, calls must come in order 0, 1, 2, ...
+func (f *frameOffsets) at(i int) int {
+	if !f.exact {
+		return frameOffset(f.d, i, f.frames)
+	}
+	if i > 0 {
+		f.q += f.qStep
+		f.r += f.rSt
+		if f.r >= 2*f.frames {
+			f.r -= 2 * f.frames
+			f.q++
+		}
+	}
+	return f.q
 }
 
 // checkBounds refuses a trajectory with any sample outside the viewport's

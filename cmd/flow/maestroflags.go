@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -136,9 +137,11 @@ func terminal(c *cli.Context, env Env) bool {
 	return env.IsTTY && env.Getenv("CI") == "" && env.Getenv("NO_COLOR") == ""
 }
 
-// iosUDID matches the identifiers Apple gives simulators (a UUID) and
+// iosUDID() matches the identifiers Apple gives simulators (a UUID) and
 // iPhones (8-16 hex digits since the iPhone XS, 40 before).
-var iosUDID = regexp.MustCompile(`^(?i:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{8}-[0-9a-f]{16}|[0-9a-f]{40})$`)
+var iosUDID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{8}-[0-9a-f]{16}|[0-9a-f]{40})$`)
+})
 
 // isFlowDevice reports whether name is one of flow's --device names
 // rather than a Maestro device ID (a serial, a UDID).
@@ -224,7 +227,7 @@ func fromMaestroID(id, platform string) string {
 		return "android:" + id
 	case platform == "ios":
 		return "ios:" + id
-	case iosUDID.MatchString(id):
+	case iosUDID().MatchString(id):
 		return "ios:" + id
 	case !strings.ContainsAny(id, "0123456789"):
 		// Serials and UDIDs have digits (emulator-5554, R58M1234,

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/flow-runner/flow/canonical"
@@ -155,19 +156,21 @@ func Truthy(s string) bool {
 	return !javaZero(s)
 }
 
-// javaDouble is the grammar of Java's Double.valueOf, which Kotlin's
+// javaDouble() is the grammar of Java's Double.valueOf, which Kotlin's
 // toDoubleOrNull accepts (surrounding control characters and spaces are
 // trimmed first).
-var javaDouble = regexp.MustCompile(`^[+-]?(NaN|Infinity|(` + //nolint:gochecknoglobals // compiled once
-	`(\d+\.?\d*([eE][+-]?\d+)?` +
-	`|\.\d+([eE][+-]?\d+)?` +
-	`|(0[xX][0-9a-fA-F]+\.?|0[xX][0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?\d+` +
-	`)[fFdD]?))$`)
+var javaDouble = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[+-]?(NaN|Infinity|(` + //nolint:gochecknoglobals // compiled once
+		`(\d+\.?\d*([eE][+-]?\d+)?` +
+		`|\.\d+([eE][+-]?\d+)?` +
+		`|(0[xX][0-9a-fA-F]+\.?|0[xX][0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?\d+` +
+		`)[fFdD]?))$`)
+})
 
 // javaZero reports whether Kotlin's s.toDoubleOrNull() == 0.0.
 func javaZero(s string) bool {
 	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
-	if !javaDouble.MatchString(s) {
+	if !javaDouble().MatchString(s) {
 		return false
 	}
 	if strings.HasSuffix(s, "NaN") || strings.HasSuffix(s, "Infinity") {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -313,13 +314,15 @@ func (d *decoder) syntaxError(err error, data []byte) *canonical.Error {
 		WithHint("check the indentation and the quoting around this line")
 }
 
-// yamlValueRe finds the yaml.v3 messages that quote a name or a value
+// yamlValueRe() finds the yaml.v3 messages that quote a name or a value
 // from the file: an alias's anchor, a tagged scalar. The file may be
 // anyone's secret rather than an app model, so they are said without it.
-var yamlValueRe = regexp.MustCompile("unknown anchor '[^']*' referenced|anchor '[^']*' value contains itself|`[^`]*`")
+var yamlValueRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("unknown anchor '[^']*' referenced|anchor '[^']*' value contains itself|`[^`]*`")
+})
 
 func withoutValues(msg string) string {
-	return yamlValueRe.ReplaceAllStringFunc(msg, func(m string) string {
+	return yamlValueRe().ReplaceAllStringFunc(msg, func(m string) string {
 		switch {
 		case strings.HasPrefix(m, "unknown anchor"):
 			return "an alias (*name) refers to an anchor (&name) that is not defined"

@@ -310,7 +310,7 @@ func ParseCapabilities(name string, data []byte) (map[string]any, error) {
 				// encoding/json quotes the character; the file may be a
 				// key or a .env file named by mistake, so the position
 				// alone says where.
-				msg = "it is not JSON: " + jsonQuotedChar.ReplaceAllString(syn.Error(), "character")
+				msg = "it is not JSON: " + jsonQuotedChar().ReplaceAllString(syn.Error(), "character")
 			case errors.As(err, &typ):
 				msg = "it is a JSON " + typ.Value + ", not an object"
 				pos.Line, pos.Col = lineCol(data, int(typ.Offset))
@@ -327,8 +327,8 @@ func ParseCapabilities(name string, data []byte) (map[string]any, error) {
 	return caps, nil
 }
 
-// jsonQuotedChar is the character encoding/json's syntax errors quote.
-var jsonQuotedChar = regexp.MustCompile(`character '(?:[^'\\]|\\.)+'`)
+// jsonQuotedChar() is the character encoding/json's syntax errors quote.
+var jsonQuotedChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`character '(?:[^'\\]|\\.)+'`) })
 
 // ownValues are flow's own capabilities and what each accepts.
 var ownValues = map[string]string{
