@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/flow-runner/flow/exec/webdriver"
+	"github.com/flow-runner/flow/internal/fakeios/runner"
 )
 
 // startStudio runs flow studio in the test process until the test ends
@@ -294,5 +296,83 @@ func TestStudioToken(t *testing.T) {
 	}
 	if code, _ := get("/app.js", "Bearer "+token); code != 200 {
 		t.Errorf("the page's script with the token: %d", code)
+	}
+}
+
+// TestStudioOnFakePhone: the same loop on the fake phone behind the real
+// adb server, through the helper APK's protocol.
+func TestStudioOnFakePhone(t *testing.T) {
+	needBrowser(t)
+	p, d, _, apk := fakeAndroid(t)
+	url := startStudio(t, d.Getenv, "--device", "android:"+d.Serial, "--android-helper", apk, "--app-id", "com.example.shop")
+	studioLoop(t, openStudioPage(t, url), "Welcome back")
+	if len(p.Touches()) == 0 {
+		t.Fatal("no touch reached the phone's helper")
+	}
+}
+
+// TestStudioOnFakeRunner: the same loop on the fake iOS runner, reached
+// by --ios-runner-url.
+func TestStudioOnFakeRunner(t *testing.T) {
+	needBrowser(t)
+	_, runnerURL := fakeRunner(t, runner.Options{Simulator: true})
+	url := startStudio(t, func(string) string { return "" }, "--ios-runner-url", runnerURL, "--app-id", "com.example.shop")
+	studioLoop(t, openStudioPage(t, url), "Welcome back")
+}
+
+// TestStudioOnWeb: the same loop on the web device (a second headless
+// Chromium), on the login test page: Log in with empty fields shows the
+// page's error.
+func TestStudioOnWeb(t *testing.T) {
+	base := needBrowser(t)
+	url := startStudio(t, func(string) string { return "" }, "--device", "web", "--app-id", base+"/login.html")
+	studioLoop(t, openStudioPage(t, url), "Wrong email or password")
+}
+
+// TestStudioLostDevice: when the runner goes away the page shows the
+// coded error and a reconnect button instead of hanging; once the runner
+// is back, reconnecting shows the screen again.
+func TestStudioLostDevice(t *testing.T) {
+	needBrowser(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	serve := func(l net.Listener) context.CancelFunc {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); runner.New(runner.Options{Simulator: true}).Serve(ctx, l) }()
+		stop := func() { cancel(); <-done }
+		t.Cleanup(stop)
+		return stop
+	}
+	stop := serve(l)
+	url := startStudio(t, func(string) string { return "" }, "--ios-runner-url", "http://"+addr, "--app-id", "com.example.shop")
+	p := openStudioPage(t, url)
+	if st := p.run("launchApp"); st != "passed" {
+		t.Fatalf("launchApp %s", st)
+	}
+	stop()
+	p.js(`document.querySelector('[data-testid=refresh]').click()`)
+	shown := p.wait("the lost device's error", `const e = document.querySelector('[data-testid=device-error]');
+		return !e.hidden && !document.querySelector('[data-testid=reconnect]').hidden && e.textContent`).(string)
+	if !strings.HasPrefix(shown, "DEVICE_UNAVAILABLE: ") || !strings.Contains(shown, "hint: ") {
+		t.Fatalf("the page must show the coded error with its hint, shows %q", shown)
+	}
+	// A command on the lost device fails at once, and the page stays usable.
+	if st := p.run(`tapOn: "Log in"`); st != "failed" && st != "error" {
+		t.Fatalf("a command on the lost device: %s", st)
+	}
+	l2, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("the runner's port was taken meanwhile: %v", err)
+	}
+	serve(l2)
+	p.js(`document.querySelector('[data-testid=reconnect]').click()`)
+	p.wait("the screen after reconnecting", `return document.querySelector('[data-testid=device-error]').hidden &&
+		document.querySelectorAll('[data-testid=node]').length > 0`)
+	if st := p.run("launchApp"); st != "passed" {
+		t.Fatalf("launchApp after reconnecting: %s", st)
 	}
 }

@@ -199,7 +199,11 @@
       const r = await json("/api/run", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ command: cmd }) });
       const out = $("result");
       out.textContent = "";
-      if (r.error && !r.status) { showError(out, r.error); return; }
+      if (r.error && !r.status) {
+        showError(out, r.error);
+        out.firstChild.setAttribute("data-status", "error");
+        return;
+      }
       const line = document.createElement("div");
       line.className = r.status;
       line.setAttribute("data-status", r.status);
