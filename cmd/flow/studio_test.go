@@ -118,6 +118,24 @@ func (p *studioPage) run(command string) string {
 	return st.(string)
 }
 
+// shot saves the page as docs/studio-NAME.png when
+// FLOW_STUDIO_SCREENSHOTS names a folder: how docs/studio.md's pictures
+// are made.
+func (p *studioPage) shot(name string) {
+	p.t.Helper()
+	dir := os.Getenv("FLOW_STUDIO_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := p.c.Screenshot(p.ctx)
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "studio-"+name+".png"), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
 // nodeTexts is every element the tree shows, one per line.
 func (p *studioPage) nodeTexts() string {
 	return p.js(`return [...document.querySelectorAll('[data-testid=node]')].map(n => n.textContent).join("\n")`).(string)
@@ -186,6 +204,7 @@ func studioLoop(t *testing.T, p *studioPage, after string) {
 	if sugg[0] != [2]string{"text", `"Log in"`} {
 		t.Fatalf("the most readable selector must come first: the text, got %q", sugg)
 	}
+	p.shot("pick")
 	p.js(`document.querySelector('[data-testid=suggestion][data-kind=text] button:nth-of-type(3)').click()`)
 	if v := p.js(`return document.querySelector('[data-testid=command]').value`); v != `assertVisible: "Log in"` {
 		t.Fatalf("the suggestion must fill the command box, it holds %q", v)
@@ -208,6 +227,7 @@ func studioLoop(t *testing.T, p *studioPage, after string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	p.shot("run")
 }
 
 // TestStudioOnSim is issue 22's acceptance: on sim with the demo app, the
@@ -227,6 +247,7 @@ func TestStudioOnSim(t *testing.T) {
 	studioLoop(t, p, "Welcome back")
 	p.js(`document.querySelector('[data-testid=append]').click()`)
 	p.wait("the append", `return document.querySelector('[data-testid=append-result]').textContent.includes("appended 3 step")`)
+	p.shot("append")
 	text, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
