@@ -108,7 +108,9 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		res.Kind, res.Step = "yaml", listItem(in.Command)
 		flow, err = loadSteps(r.Context(), s.flows.path(), s.flows.appID(), []string{res.Step})
 	} else {
+		s.device.Lock()
 		flow, err = s.o.Session.ParseLine(res.Step)
+		s.device.Unlock()
 	}
 	if err != nil {
 		res.Status, res.Error = exec.StatusFailed, canonical.Coded(firstProblem(err))

@@ -1,0 +1,101 @@
+package studio
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func post(t *testing.T, h http.Handler, path string, body any) (int, map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", path, strings.NewReader(string(b))))
+	var out map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("%s answered no JSON: %s", path, rec.Body)
+	}
+	return rec.Code, out
+}
+
+// Append loads the whole file as flow check would before writing: a step
+// that would break the flow is refused with the loader's coded error and
+// the file is left as it was; a good one is added after the last step.
+func TestAppendKeepsAValidFlow(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "login.yaml")
+	orig := "appId: com.example.shop\n---\n- launchApp"
+	os.WriteFile(file, []byte(orig), 0o644)
+	h := New(Options{FlowFile: file}).Handler()
+
+	code, out := post(t, h, "/api/append", map[string]any{"file": file, "steps": []string{"- tapOn:\n    idd: x"}})
+	if code != http.StatusBadRequest || out["error"] == nil {
+		t.Fatalf("a step with an unknown key must be refused: %d %v", code, out)
+	}
+	if b, _ := os.ReadFile(file); string(b) != orig {
+		t.Fatalf("a refused append changed the file:\n%s", b)
+	}
+	code, out = post(t, h, "/api/append", map[string]any{"file": file, "steps": []string{`press text="Log in"`}})
+	if code != http.StatusBadRequest || !strings.Contains(out["error"].(map[string]any)["hint"].(string), "Maestro") {
+		t.Fatalf("an .ad line must be refused with a hint: %d %v", code, out)
+	}
+	code, out = post(t, h, "/api/append", map[string]any{"file": file, "steps": []string{`- tapOn: "Log in"`, "- assertVisible:\n    id: email"}})
+	if code != http.StatusOK {
+		t.Fatalf("good steps refused: %d %v", code, out)
+	}
+	want := orig + "\n- tapOn: \"Log in\"\n- assertVisible:\n    id: email\n"
+	if b, _ := os.ReadFile(file); string(b) != want {
+		t.Fatalf("the file:\n%s\nwant:\n%s", b, want)
+	}
+}
+
+// A new file gets an appId header, and without an appId to write the
+// append is refused with what to do.
+func TestAppendNewFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "sub", "new.yaml")
+	code, out := post(t, New(Options{}).Handler(), "/api/append", map[string]any{"file": file, "steps": []string{"- back"}})
+	if code != http.StatusBadRequest || !strings.Contains(out["error"].(map[string]any)["hint"].(string), "--app-id") {
+		t.Fatalf("no appId: %d %v", code, out)
+	}
+	if _, err := os.Stat(file); err == nil {
+		t.Fatal("a refused append created the file")
+	}
+	code, out = post(t, New(Options{AppID: "com.example.shop"}).Handler(), "/api/append", map[string]any{"file": file, "steps": []string{"- back"}})
+	if b, _ := os.ReadFile(file); code != http.StatusOK || string(b) != "appId: \"com.example.shop\"\n---\n- back\n" {
+		t.Fatalf("new file: %d %v\n%s", code, out, b)
+	}
+}
+
+// The command box tells Maestro YAML from .ad lines, and writes a command
+// as a list item of the flow.
+func TestCommandKinds(t *testing.T) {
+	for cmd, yaml := range map[string]bool{
+		`tapOn: "Log in"`:           true,
+		"- launchApp":               true,
+		"launchApp":                 true,
+		"tapOn:\n  id: login":       true,
+		`press text="Log in"`:       false,
+		"back":                      true, // Maestro's back (the .ad back is the same action)
+		`fill id=email "a@b.c"`:     false,
+		"scroll down":               false,
+		"assertVisible:\n  text: x": true,
+	} {
+		if got := isYAML(cmd); got != yaml {
+			t.Errorf("isYAML(%q) = %v, want %v", cmd, got, yaml)
+		}
+	}
+	for in, want := range map[string]string{
+		`tapOn: "Log in"`:   `- tapOn: "Log in"`,
+		"tapOn:\n  id: x\n": "- tapOn:\n    id: x",
+		"- launchApp":       "- launchApp",
+	} {
+		if got := listItem(in); got != want {
+			t.Errorf("listItem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
