@@ -397,3 +397,29 @@ func TestStudioLostDevice(t *testing.T) {
 		t.Fatalf("launchApp after reconnecting: %s", st)
 	}
 }
+
+// TestStudioOnAppium: the page on a phone through Appium (the fake
+// driver, whose screen never changes and which cannot launch apps): the
+// element is picked, its text selector comes first and tapOn reaches the
+// driver as a press.
+func TestStudioOnAppium(t *testing.T) {
+	srv := appiumServer.Get(t)
+	needBrowser(t)
+	proxy := newAppiumProxy(t, srv.URL)
+	caps := appiumCaps(t, "../../exec/appium/testdata/source/uiautomator2-login.xml", nil)
+	url := startStudio(t, func(string) string { return "" }, "--device", "appium", "--webdriver-url", proxy.URL, "--capabilities", caps)
+	p := openStudioPage(t, url)
+	sugg := p.pickText("Log in")
+	if sugg[0] != [2]string{"text", `"Log in"`} {
+		t.Fatalf("the most readable selector must come first: the text, got %q", sugg)
+	}
+	if st := p.run(`tapOn: "Log in"`); st != "passed" {
+		t.Fatalf("tapOn %s: %v", st, p.js(`return document.querySelector('[data-testid=result]').innerText`))
+	}
+	if st := p.run(`launchApp`); st != "failed" {
+		t.Fatalf("launchApp on the fake driver must fail (it cannot launch apps): %s", st)
+	}
+	if shown := p.js(`return document.querySelector('[data-testid=result]').innerText`).(string); !strings.Contains(shown, "UNSUPPORTED_OPERATION") {
+		t.Fatalf("the failure must show its coded error: %s", shown)
+	}
+}
