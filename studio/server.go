@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,11 +65,51 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/append", s.appendSteps)
 	mux.HandleFunc("GET /api/flow", s.flow)
 	mux.HandleFunc("POST /api/reconnect", s.reconnect)
-	var h http.Handler = mux
+	var h http.Handler = sameOrigin(s.o.Token == "", mux)
 	if s.o.Token != "" {
 		h = requireToken(s.o.Token, h)
 	}
 	return h
+}
+
+// sameOrigin keeps other web pages the user visits from driving the
+// device through the browser: a request another origin sent (its Origin
+// header names another host) is refused, a POST must be JSON (which a
+// page of another origin cannot send without a CORS preflight studio
+// never grants), and without a token the Host must be a loopback name,
+// so that a DNS name rebound to 127.0.0.1 reaches nothing.
+func sameOrigin(loopbackOnly bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if loopbackOnly && !loopbackHost(r.Host) {
+			http.Error(w, "flow studio answers only to the address it printed (127.0.0.1 or localhost)", http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" {
+			if u, err := url.Parse(o); err != nil || u.Host != r.Host {
+				http.Error(w, "flow studio answers only its own page", http.StatusForbidden)
+				return
+			}
+		}
+		if r.Method == http.MethodPost {
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+				http.Error(w, "flow studio's API takes application/json", http.StatusUnsupportedMediaType)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func loopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
 }
 
 // Serve answers on l until ctx ends, watching the flow file meanwhile.

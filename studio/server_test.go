@@ -14,7 +14,10 @@ func post(t *testing.T, h http.Handler, path string, body any) (int, map[string]
 	t.Helper()
 	b, _ := json.Marshal(body)
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("POST", path, strings.NewReader(string(b))))
+	req := httptest.NewRequest("POST", path, strings.NewReader(string(b)))
+	req.Host = "127.0.0.1:7422"
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
 	var out map[string]any
 	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
 		t.Fatalf("%s answered no JSON: %s", path, rec.Body)
@@ -97,5 +100,50 @@ func TestCommandKinds(t *testing.T) {
 		if got := listItem(in); got != want {
 			t.Errorf("listItem(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Other web pages the user visits cannot drive the device through the
+// browser: a cross-origin request, a POST that is not JSON (a form or
+// text/plain needs no CORS preflight) and, without a token, a Host that
+// is not loopback (DNS rebinding) are refused before any handler runs.
+func TestOtherOriginsRefused(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.yaml")
+	h := New(Options{AppID: "com.example.shop"}).Handler()
+	body := `{"file":"` + file + `","steps":["- back"]}`
+	for _, c := range []struct {
+		name, host, origin, ctype string
+		want                      int
+	}{
+		{"rebound host", "evil.example:7422", "", "application/json", http.StatusForbidden},
+		{"other origin", "127.0.0.1:7422", "http://evil.example", "application/json", http.StatusForbidden},
+		{"text/plain post", "127.0.0.1:7422", "", "text/plain", http.StatusUnsupportedMediaType},
+		{"form post", "localhost:7422", "", "application/x-www-form-urlencoded", http.StatusUnsupportedMediaType},
+	} {
+		req := httptest.NewRequest("POST", "/api/append", strings.NewReader(body))
+		req.Host = c.host
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		req.Header.Set("Content-Type", c.ctype)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != c.want {
+			t.Errorf("%s: %d, want %d", c.name, rec.Code, c.want)
+		}
+	}
+	if _, err := os.Stat(file); err == nil {
+		t.Fatal("a refused request wrote the flow file")
+	}
+	// The page itself, same origin, JSON: let in.
+	req := httptest.NewRequest("POST", "/api/append", strings.NewReader(body))
+	req.Host = "[::1]:7422"
+	req.Header.Set("Origin", "http://[::1]:7422")
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("the page's own request: %d %s", rec.Code, rec.Body)
 	}
 }

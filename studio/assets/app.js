@@ -264,7 +264,7 @@
   async function reconnect() {
     $("reconnect").disabled = true;
     try {
-      const r = await json("/api/reconnect", { method: "POST" });
+      const r = await json("/api/reconnect", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
       if (!r.error) { deviceBack(); await refresh(); }
     } finally {
       $("reconnect").disabled = false;
