@@ -204,6 +204,9 @@ func studioLoop(t *testing.T, p *studioPage, after string) {
 	if sugg[0] != [2]string{"text", `"Log in"`} {
 		t.Fatalf("the most readable selector must come first: the text, got %q", sugg)
 	}
+	if sel := p.js(`return document.querySelector('[data-testid=node].picked').getAttribute("data-selector")`); sel != `"Log in"` {
+		t.Fatalf("the picked row's data-selector must be its unique selector, is %v", sel)
+	}
 	p.shot("pick")
 	p.js(`document.querySelector('[data-testid=suggestion][data-kind=text] button:nth-of-type(3)').click()`)
 	if v := p.js(`return document.querySelector('[data-testid=command]').value`); v != `assertVisible: "Log in"` {

@@ -170,7 +170,13 @@
       li.dataset.kind = sg.kind;
       const pre = document.createElement("pre"); pre.textContent = sg.yaml;
       const copy = document.createElement("button"); copy.textContent = "Copy YAML";
-      copy.addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(sg.yaml));
+      copy.addEventListener("click", () => {
+        // The clipboard API needs a secure context: loopback is one, a LAN
+        // address is not; there the YAML is selected for Ctrl+C instead.
+        if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(sg.yaml); return; }
+        const range = document.createRange(); range.selectNodeContents(pre);
+        const sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range);
+      });
       const use = document.createElement("button"); use.textContent = "Use in tapOn";
       use.setAttribute("data-testid", "use");
       use.addEventListener("click", () => { $("command").value = sg.command; });
