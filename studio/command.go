@@ -1,7 +1,6 @@
 package studio
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -64,7 +63,7 @@ func (osSource) ReadDir(name string) ([]os.DirEntry, error) { return os.ReadDir(
 // loadSteps normalizes Maestro steps as the CLI's loader does, in a flow
 // headed by appID that lives beside file, so references resolve as they
 // will in the flow file.
-func loadSteps(ctx context.Context, file, appID string, steps []string) (*canonical.Flow, error) {
+func loadSteps(l *maestro.Loader, file, appID string, steps []string) (*canonical.Flow, error) {
 	var b strings.Builder
 	b.WriteString("appId: " + jsonString(appID) + "\n---\n")
 	for _, st := range steps {
@@ -74,7 +73,7 @@ func loadSteps(ctx context.Context, file, appID string, steps []string) (*canoni
 	if file != "" {
 		dir = filepath.Dir(file)
 	}
-	return maestro.NewLoader(osSource{}).WithContext(ctx).LoadBytes(filepath.Join(dir, "studio-command.yaml"), []byte(b.String()))
+	return l.LoadBytes(filepath.Join(dir, "studio-command.yaml"), []byte(b.String()))
 }
 
 func jsonString(v string) string {
@@ -106,7 +105,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	var err error
 	if isYAML(in.Command) {
 		res.Kind, res.Step = "yaml", listItem(in.Command)
-		flow, err = loadSteps(r.Context(), s.flows.path(), s.flows.appID(), []string{res.Step})
+		flow, err = loadSteps(s.flows.loader(r.Context()), s.flows.path(), s.flows.appID(), []string{res.Step})
 	} else {
 		s.device.Lock()
 		flow, err = s.o.Session.ParseLine(res.Step)

@@ -25,16 +25,23 @@ type flowFile struct {
 	mu       sync.Mutex
 	file     string
 	defApp   string
+	maestro  canonical.MaestroVersion // the semantics flows are read with
 	text     string
 	version  int
 	changed  chan struct{} // closed and replaced at each change
 	retarget chan struct{}
 }
 
-func newFlowFile(file, appID string) *flowFile {
-	f := &flowFile{file: file, defApp: appID, changed: make(chan struct{}), retarget: make(chan struct{}, 1)}
+func newFlowFile(file, appID string, v canonical.MaestroVersion) *flowFile {
+	f := &flowFile{file: file, defApp: appID, maestro: v, changed: make(chan struct{}), retarget: make(chan struct{}, 1)}
 	f.reread()
 	return f
+}
+
+// loader reads flows as flow test and flow check would with the same
+// Maestro version.
+func (f *flowFile) loader(ctx context.Context) *maestro.Loader {
+	return maestro.NewLoader(osSource{}).WithContext(ctx).WithMaestroVersion(f.maestro)
 }
 
 func (f *flowFile) path() string {
@@ -50,7 +57,7 @@ func (f *flowFile) appID() string {
 	file, def := f.file, f.defApp
 	f.mu.Unlock()
 	if file != "" {
-		if fl, err := maestro.NewLoader(osSource{}).Load(file); err == nil && fl != nil && fl.AppID.Raw != "" && !fl.AppID.HasExpr() {
+		if fl, err := f.loader(context.Background()).Load(file); err == nil && fl != nil && fl.AppID.Raw != "" && !fl.AppID.HasExpr() {
 			return fl.AppID.Raw
 		}
 	}
@@ -194,7 +201,7 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 	for _, st := range in.Steps {
 		text += st + "\n"
 	}
-	if _, err := maestro.NewLoader(osSource{}).WithContext(r.Context()).LoadBytes(in.File, []byte(text)); err != nil {
+	if _, err := s.flows.loader(r.Context()).LoadBytes(in.File, []byte(text)); err != nil {
 		fail(w, firstProblem(err))
 		return
 	}

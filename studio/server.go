@@ -33,6 +33,10 @@ type Options struct {
 	FlowFile string
 	// AppID heads a flow file studio starts.
 	AppID string
+	// MaestroVersion is the semantics commands and the flow file are read
+	// with (--maestro-version, FLOW_MAESTRO_VERSION); "" follows the
+	// workspace config, else today's Maestro, as flow test does.
+	MaestroVersion canonical.MaestroVersion
 	// Token, when set, must come with every request: as "Authorization:
 	// Bearer TOKEN", or as ?token= on the page's own address.
 	Token string
@@ -50,7 +54,7 @@ type Server struct {
 
 // New makes a server for o.
 func New(o Options) *Server {
-	return &Server{o: o, flows: newFlowFile(o.FlowFile, o.AppID)}
+	return &Server{o: o, flows: newFlowFile(o.FlowFile, o.AppID, o.MaestroVersion)}
 }
 
 // Handler is the page and its API, behind the token when there is one.

@@ -1,6 +1,7 @@
 package studio
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/exec"
 )
 
 func post(t *testing.T, h http.Handler, path string, body any) (int, map[string]any) {
@@ -145,5 +149,35 @@ func TestOtherOriginsRefused(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("the page's own request: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// ranSession records what studio asked to run; it stands for cmd/flow's
+// session only in tests of what studio hands it.
+type ranSession struct{ ran []*canonical.Flow }
+
+func (s *ranSession) Screenshot(context.Context) ([]byte, error) { return nil, nil }
+func (s *ranSession) Hierarchy(context.Context) (*exec.Node, canonical.Viewport, error) {
+	return &exec.Node{}, canonical.Viewport{}, nil
+}
+func (s *ranSession) ParseLine(string) (*canonical.Flow, error) { return &canonical.Flow{}, nil }
+func (s *ranSession) Run(_ context.Context, f *canonical.Flow) (exec.FlowResult, error) {
+	s.ran = append(s.ran, f)
+	return exec.FlowResult{Status: exec.StatusPassed}, nil
+}
+func (s *ranSession) Reopen(context.Context) error { return nil }
+
+// Commands are read with the Maestro version studio was given, as flow
+// test reads them: setClipboard is today's command, unknown to 1.39.
+func TestCommandFollowsMaestroVersion(t *testing.T) {
+	old := &ranSession{}
+	code, out := post(t, New(Options{Session: old, AppID: "a", MaestroVersion: canonical.Maestro139}).Handler(), "/api/run", map[string]any{"command": "setClipboard: hi"})
+	if code != http.StatusOK || out["status"] != "failed" || out["error"] == nil || len(old.ran) != 0 {
+		t.Fatalf("1.39 must refuse setClipboard before running anything: %d %v (ran %d)", code, out, len(old.ran))
+	}
+	cur := &ranSession{}
+	code, out = post(t, New(Options{Session: cur, AppID: "a"}).Handler(), "/api/run", map[string]any{"command": "setClipboard: hi"})
+	if code != http.StatusOK || out["status"] != "passed" || len(cur.ran) != 1 || out["step"] != "- setClipboard: hi" {
+		t.Fatalf("today's Maestro runs setClipboard: %d %v (ran %d)", code, out, len(cur.ran))
 	}
 }

@@ -41,6 +41,7 @@ func studioCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "android-helper", Usage: "a helper APK to install instead of the embedded one (android)"},
 			&cli.StringFlag{Name: "webdriver-url", Usage: "a remote W3C WebDriver or Appium endpoint (web, appium)", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
 			&cli.StringFlag{Name: "capabilities", Usage: "JSON file of session capabilities for --webdriver-url"},
+			maestroVersionFlag(),
 			&cli.StringFlag{Name: "ios-runner-url", Usage: "attach to a flow iOS runner already running (http://HOST:PORT); implies --device ios", EnvVars: []string{"FLOW_IOS_RUNNER_URL"}},
 		},
 		Action: func(c *cli.Context) error {
@@ -56,6 +57,10 @@ func studioCommand(env Env) *cli.Command {
 				if err := checkToken(token); err != nil {
 					return err
 				}
+			}
+			version, err := maestroVersion(c, env)
+			if err != nil {
+				return err
 			}
 			o := cliOptions{device: c.String("device"), apps: c.StringSlice("app"), androidHelper: c.String("android-helper"),
 				webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities")}
@@ -95,7 +100,8 @@ func studioCommand(env Env) *cli.Command {
 			if !c.Bool("no-open") {
 				openBrowser(url)
 			}
-			srv := studio.New(studio.Options{Session: sess, FlowFile: c.Args().First(), AppID: c.String("app-id"), Token: token})
+			srv := studio.New(studio.Options{Session: sess, FlowFile: c.Args().First(), AppID: c.String("app-id"), Token: token,
+				MaestroVersion: version})
 			return srv.Serve(c.Context, l)
 		},
 	}
