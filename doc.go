@@ -24,7 +24,9 @@
 //   - [OpenSession] opens a device by name — sim, web, android[:SERIAL],
 //     ios[:UDID], appium — and a [Session] performs actions on it: Launch, Press,
 //     Fill, Type, Swipe, Scroll, Gesture, Back, Home, Snapshot (with
-//     @refs), Screenshot, Wait, Is, or any CLI device command with Do.
+//     @refs), Screenshot, Wait, Is, or any CLI device command with Do;
+//     RunFlow runs a normalized flow on it (ParseLine reads an .ad line),
+//     as flow studio's command box does.
 //   - [Devices] lists the devices flow can run on.
 //
 // Errors are *canonical.Error values: a code, a message, a position when

@@ -82,6 +82,7 @@ func newApp(env Env) *cli.App {
 			androidCommand(env),
 			iosCommand(env),
 			mcpCommand(env),
+			studioCommand(env),
 			convertCommand(env),
 			versionCommand(env),
 		},

@@ -53,6 +53,8 @@ func Rules() map[string]Rule {
 		".": {Project: []string{"canonical", "compat", "maestro", "planner", "exec", "exec/android", "exec/android/adb", "exec/appium", "exec/fsext",
 			"exec/ios", "exec/js", "exec/sim", "exec/webdriver", "helper-apk", "ios-runner"},
 			ThirdParty: []string{"golang.org/x/text"}},
+		// flow studio's server: drives the session cmd/flow hands it.
+		"studio":                       {Project: []string{"canonical", "maestro", "exec", "exec/fsext", "exec/fswatch"}},
 		"cmd/flow":                     {Project: []string{"*"}, ThirdParty: []string{"*"}},
 		"internal/archtest":            {},
 		"internal/browsertest":         {Project: []string{"exec/webdriver"}},
