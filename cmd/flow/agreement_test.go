@@ -86,7 +86,7 @@ func compact(v any) string {
 }
 
 // deviation names a documented, deliberate difference from agent-device
-// (README "Choices flow makes"), or "" when the answers must agree.
+// (docs/gestures.md, "Choices flow makes"), or "" when the answers must agree.
 func deviation(line fixtureLine, got map[string]any) string {
 	wantErr, _ := line.Want["error"].(map[string]any)
 	gotErr, _ := got["error"].(map[string]any)

@@ -317,7 +317,7 @@ func TestAdRemovedFormFailsBeforeAnyAction(t *testing.T) {
 	}
 }
 
-// TestPipelineRecordReplay is the README's mixed pipeline: a YAML flow,
+// TestPipelineRecordReplay is docs/scripts.md's mixed pipeline: a YAML flow,
 // direct CLI gestures recorded into an .ad script, then the script replayed
 // on a fresh sim. The replay must perform the same device actions and plans
 // (the event logs are equal up to timestamps).
