@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
 )
 
@@ -50,30 +50,30 @@ func LoadAdFile(file string, cliVars []exec.Var, environ []string, platform stri
 // LoadAdSource is LoadAdScript for a script in memory; it also returns the
 // parsed script (the CLI records its action lines), also when a later step
 // fails: a script that parsed is one whose lines an error may quote.
-func LoadAdSource(file string, src []byte, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, *compat.Script, error) {
-	script, err := compat.ParseScript(filepath.ToSlash(file), src, compat.ParseOptions{NFC: norm.NFC.String})
+func LoadAdSource(file string, src []byte, cliVars []exec.Var, environ []string, platform string) (*canonical.Flow, *ad.Script, error) {
+	script, err := ad.ParseScript(filepath.ToSlash(file), src, ad.ParseOptions{NFC: norm.NFC.String})
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := compat.CheckSupported(script); err != nil {
+	if err := ad.CheckSupported(script); err != nil {
 		return nil, script, err
 	}
 	cli := map[string]string{}
 	for _, v := range cliVars {
 		cli[v.Name] = v.Value
 	}
-	scope, err := compat.NewScope(compat.VarSources{
-		Builtins: compat.Builtins{Filename: filepath.ToSlash(file), Platform: platform, Device: "sim"}.Vars(),
-		File:     script.ScriptVars(), Shell: compat.ShellVars(environ), CLI: cli,
+	scope, err := ad.NewScope(ad.VarSources{
+		Builtins: ad.Builtins{Filename: filepath.ToSlash(file), Platform: platform, Device: "sim"}.Vars(),
+		File:     script.ScriptVars(), Shell: ad.ShellVars(environ), CLI: cli,
 	})
 	if err != nil {
 		return nil, script, err
 	}
 	flow := &canonical.Flow{File: filepath.ToSlash(file), Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)),
 		Pos: canonical.Pos{File: filepath.ToSlash(file), Line: 1}}
-	var conv compat.Converter
+	var conv ad.Converter
 	for _, a := range script.Actions {
-		resolved, err := compat.Resolve(a, scope)
+		resolved, err := ad.Resolve(a, scope)
 		if err != nil {
 			return nil, script, err
 		}
@@ -87,7 +87,7 @@ func LoadAdSource(file string, src []byte, cliVars []exec.Var, environ []string,
 					"selector alternative %s is ignored: flow cannot match it; the others are tried", d).At(a.Pos).
 					WithHint("flow matches id=, text=, label=, value= and enabled/selected/focused"))
 			}
-			c, err := compat.StepCommand(s, a)
+			c, err := ad.StepCommand(s, a)
 			if err != nil {
 				return nil, script, err
 			}
@@ -117,6 +117,6 @@ func adPrefixParses(file string, src []byte, err error) bool {
 		}
 		end += i + 1
 	}
-	s, perr := compat.ParseScript(filepath.ToSlash(file), src[:end], compat.ParseOptions{NFC: norm.NFC.String})
+	s, perr := ad.ParseScript(filepath.ToSlash(file), src[:end], ad.ParseOptions{NFC: norm.NFC.String})
 	return perr == nil && (len(s.Actions) > 0 || len(s.Env) > 0 || len(s.Context.Fields) > 0)
 }

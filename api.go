@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/planner"
 )
 
@@ -148,12 +148,12 @@ func (s *Session) Gesture(ctx context.Context, input any) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	a, why := compat.GestureAction(in)
+	a, why := ad.GestureAction(in)
 	if len(why) > 0 {
 		return Outcome{}, canonical.Errorf(canonical.CodeInvalidArgs, "this gesture has no .ad form: %v", why).
 			WithHint("use the kinds and fields of contracts §3")
 	}
-	out, err := s.DoLine(ctx, "gesture", compat.EncodeAction(a))
+	out, err := s.DoLine(ctx, "gesture", ad.EncodeAction(a))
 	if err == nil && out.Result.Error != nil {
 		err = out.Result.Error
 	}

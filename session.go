@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/planner"
@@ -38,7 +38,7 @@ type deviceAction struct {
 	command  string
 	line     string
 	flow     *canonical.Flow
-	script   *compat.Script
+	script   *ad.Script
 	warnings []string
 }
 
@@ -168,7 +168,7 @@ func (s *Session) run(ctx context.Context, act *deviceAction) (Outcome, error) {
 		if s.rec.targets != nil && len(act.script.Actions) == 1 {
 			src, _ := s.rec.targets["source"].(canonical.Identity)
 			dst, _ := s.rec.targets["destination"].(canonical.Identity)
-			act.script.Actions[0].Targets = &compat.TargetPair{Source: compat.IdentityEvidence(src), Destination: compat.IdentityEvidence(dst)}
+			act.script.Actions[0].Targets = &ad.TargetPair{Source: ad.IdentityEvidence(src), Destination: ad.IdentityEvidence(dst)}
 		}
 		if err := appendRecording(s.o.Record, act.script, s.o.Device, s.state.WriteOptions()); err != nil {
 			return out, err
@@ -330,10 +330,10 @@ func (o Outcome) Answer(command string) map[string]any {
 
 // appendRecording appends the executed action to an .ad script, starting
 // it with a context header when the file is new.
-func appendRecording(file string, script *compat.Script, device string, opts fsext.WriteOptions) error {
+func appendRecording(file string, script *ad.Script, device string, opts fsext.WriteOptions) error {
 	lines := make([]string, len(script.Actions))
 	for i, a := range script.Actions {
-		lines[i] = compat.EncodeAction(a)
+		lines[i] = ad.EncodeAction(a)
 	}
 	return AppendScriptLines(file, device, lines, opts)
 }

@@ -10,7 +10,7 @@ import (
 
 	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
+	"github.com/flow-runner/flow/convert"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/maestro"
@@ -52,13 +52,13 @@ func runConvert(c *cli.Context, env Env) error {
 	case to == "":
 		return canonical.NewError(canonical.CodeInvalidArgs, "say which format to write").
 			WithHint("add --to ad (from a Maestro flow) or --to maestro (from an .ad script)")
-	case to != compat.FormatAd && to != compat.FormatMaestro:
+	case to != convert.FormatAd && to != convert.FormatMaestro:
 		return canonical.Errorf(canonical.CodeInvalidArgs, "unknown format %q", c.String("to")).
 			WithHint("--to ad or --to maestro")
-	case to == compat.FormatAd && fromAd:
+	case to == convert.FormatAd && fromAd:
 		return canonical.Errorf(canonical.CodeInvalidArgs, "%s is an .ad script already", file).
 			WithHint("convert it to a Maestro flow with --to maestro")
-	case to == compat.FormatMaestro && !fromAd:
+	case to == convert.FormatMaestro && !fromAd:
 		return canonical.Errorf(canonical.CodeInvalidArgs, "%s is a Maestro flow already", file).
 			WithHint("convert it to an .ad script with --to ad")
 	}
@@ -107,21 +107,21 @@ func runConvert(c *cli.Context, env Env) error {
 	}
 
 	var data []byte
-	if to == compat.FormatAd {
-		data, err = compat.ToAd(flow)
+	if to == convert.FormatAd {
+		data, err = convert.ToAd(flow)
 	} else {
 		v, verr := maestroVersion(c, env)
 		if verr != nil {
 			return verr
 		}
-		data, err = compat.ToMaestroFor(flow, c.String("app-id"), v.Or(canonical.MaestroCurrent))
+		data, err = convert.ToMaestroFor(flow, c.String("app-id"), v.Or(canonical.MaestroCurrent))
 	}
-	var ce *compat.ConvertError
+	var ce *convert.ConvertError
 	if errors.As(err, &ce) {
 		for _, p := range ce.Problems {
 			renderWithSnippet(env.Stderr, sources, p, "")
 		}
-		target := map[string]string{compat.FormatAd: "an .ad script", compat.FormatMaestro: "a Maestro flow"}[to]
+		target := map[string]string{convert.FormatAd: "an .ad script", convert.FormatMaestro: "a Maestro flow"}[to]
 		fmt.Fprintf(env.Stderr, "flow convert: %s cannot be written as %s exactly (%d %s); nothing was written\n",
 			oneLine(file), target, len(ce.Problems), plural(len(ce.Problems), "problem"))
 		return reported{err: canonical.Errorf(canonical.CodeInvalidArgs, "%s cannot be converted", file)}

@@ -20,8 +20,9 @@ import (
 	"github.com/gkampitakis/go-snaps/snaps"
 
 	flowapi "github.com/flow-runner/flow"
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
+	"github.com/flow-runner/flow/convert"
 	"github.com/flow-runner/flow/maestro"
 )
 
@@ -142,7 +143,7 @@ func substitute(v any, vars map[string]string) any {
 			}
 			return ref
 		})
-		return compat.LiteralTemplate(s, canonical.Pos{}).Raw
+		return ad.LiteralTemplate(s, canonical.Pos{}).Raw
 	case map[string]any:
 		for k, x := range t {
 			t[k] = substitute(x, vars)
@@ -202,7 +203,7 @@ func sameHeader(t *testing.T, what string, want, got *canonical.Flow) {
 // adVars are the env values of written .ad text.
 func adVars(t *testing.T, data []byte) map[string]string {
 	t.Helper()
-	s, err := compat.ParseScript("out.ad", data, compat.ParseOptions{})
+	s, err := ad.ParseScript("out.ad", data, ad.ParseOptions{})
 	if err != nil {
 		t.Fatalf("written .ad does not parse: %v\n%s", err, data)
 	}
@@ -248,9 +249,9 @@ func convertCorpus(t *testing.T) []string {
 // hint; it returns "command@line" for each.
 func checkProblems(t *testing.T, file string, err error) []string {
 	t.Helper()
-	var ce *compat.ConvertError
+	var ce *convert.ConvertError
 	if !errors.As(err, &ce) || len(ce.Problems) == 0 {
-		t.Fatalf("%s: want a *compat.ConvertError, got %v", file, err)
+		t.Fatalf("%s: want a *convert.ConvertError, got %v", file, err)
 	}
 	var out []string
 	for _, p := range ce.Problems {
@@ -282,28 +283,28 @@ func TestConvertCorpus(t *testing.T) {
 		src := loadSource(t, file)
 		rel := strings.TrimPrefix(file, "../../")
 		if flowapi.IsAdScript(file) {
-			data, err := compat.ToMaestro(src, "")
+			data, err := convert.ToMaestro(src, "")
 			if err != nil {
 				summary = append(summary, rel+" --to maestro: no form for "+strings.Join(checkProblems(t, file, err), ", "))
 			} else {
 				sameFlowCommands(t, file+" --to maestro", src, reloadMaestro(t, strings.TrimSuffix(file, ".ad")+".yaml", data), nil)
 				summary = append(summary, rel+" --to maestro: round-trips")
 			}
-			data, err = compat.ToAd(src)
+			data, err = convert.ToAd(src)
 			if err != nil {
 				t.Fatalf("%s: an .ad script must convert to .ad: %v", file, err)
 			}
 			sameFlowCommands(t, file+" --to ad", src, reloadAd(t, file, data), nil)
 			continue
 		}
-		data, err := compat.ToAd(src)
+		data, err := convert.ToAd(src)
 		if err != nil {
 			summary = append(summary, rel+" --to ad: no form for "+strings.Join(checkProblems(t, file, err), ", "))
 		} else {
 			sameFlowCommands(t, file+" --to ad", src, reloadAd(t, strings.TrimSuffix(file, filepath.Ext(file))+".ad", data), adVars(t, data))
 			summary = append(summary, rel+" --to ad: round-trips")
 		}
-		data, err = compat.ToMaestro(src, "")
+		data, err = convert.ToMaestro(src, "")
 		if err != nil {
 			t.Fatalf("%s: a Maestro flow must convert to Maestro: %v", file, err)
 		}
@@ -319,27 +320,27 @@ func TestConvertCorpus(t *testing.T) {
 // counterpart.
 func TestConvertTestdata(t *testing.T) {
 	t.Parallel()
-	ad := "testdata/convert/convertible.ad"
-	src := loadSource(t, ad)
-	data, err := compat.ToMaestro(src, "")
+	script := "testdata/convert/convertible.ad"
+	src := loadSource(t, script)
+	data, err := convert.ToMaestro(src, "")
 	if err != nil {
-		t.Fatalf("%s: %v", ad, err)
+		t.Fatalf("%s: %v", script, err)
 	}
-	back := reloadMaestro(t, strings.TrimSuffix(ad, ".ad")+".yaml", data)
-	sameFlowCommands(t, ad, src, back, nil)
+	back := reloadMaestro(t, strings.TrimSuffix(script, ".ad")+".yaml", data)
+	sameFlowCommands(t, script, src, back, nil)
 	if back.AppID.Raw != "com.example.shop" {
 		t.Errorf("appId from the script's close: got %q", back.AppID.Raw)
 	}
 	// And back again: the Maestro flow converts to the same .ad commands.
-	again, err := compat.ToAd(back)
+	again, err := convert.ToAd(back)
 	if err != nil {
-		t.Fatalf("%s back to .ad: %v", ad, err)
+		t.Fatalf("%s back to .ad: %v", script, err)
 	}
-	sameFlowCommands(t, ad+" back to .ad", src, reloadAd(t, ad, again), nil)
+	sameFlowCommands(t, script+" back to .ad", src, reloadAd(t, script, again), nil)
 
 	y := "testdata/convert/convertible.yaml"
 	src = loadSource(t, y)
-	data, err = compat.ToAd(src)
+	data, err = convert.ToAd(src)
 	if err != nil {
 		t.Fatalf("%s: %v", y, err)
 	}
@@ -365,7 +366,7 @@ func TestConvertScalars(t *testing.T) {
 	}
 	var cmds []canonical.Command
 	for _, s := range texts {
-		cmds = append(cmds, &canonical.InputText{Meta: canonical.Meta{Name: "inputText"}, Text: compat.LiteralTemplate(s, canonical.Pos{})})
+		cmds = append(cmds, &canonical.InputText{Meta: canonical.Meta{Name: "inputText"}, Text: ad.LiteralTemplate(s, canonical.Pos{})})
 	}
 	yamlCmds := append([]canonical.Command{}, cmds...)
 	for _, s := range texts {
@@ -386,7 +387,7 @@ func TestConvertScalars(t *testing.T) {
 				{Key: canonical.Text("g", canonical.Pos{}), Value: 1e21},
 				{Key: canonical.Text("s", canonical.Pos{}), Value: canonical.Text("0x10", canonical.Pos{})},
 			}}}, yamlCmds...)}
-	data, err := compat.ToMaestro(flow, "")
+	data, err := convert.ToMaestro(flow, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +403,7 @@ func TestConvertScalars(t *testing.T) {
 		if s == "" {
 			continue
 		}
-		tt := compat.LiteralTemplate(s, canonical.Pos{})
+		tt := ad.LiteralTemplate(s, canonical.Pos{})
 		adFlow.Commands = append(adFlow.Commands,
 			&canonical.LaunchApp{AppID: tt, StopApp: true, Permissions: map[string]string{"all": "allow"}},
 			&canonical.StopApp{AppID: tt},
@@ -411,13 +412,13 @@ func TestConvertScalars(t *testing.T) {
 			adFlow.Commands = append(adFlow.Commands, &canonical.OpenLink{Link: tt})
 		}
 		if w := strings.Fields(s); len(w) > 0 && strings.Join(w, " ") == s {
-			p := canonical.Text(compat.TextPattern(s), canonical.Pos{})
+			p := canonical.Text(ad.TextPattern(s), canonical.Pos{})
 			adFlow.Commands = append(adFlow.Commands,
 				&canonical.Assert{Visible: &canonical.Selector{ID: &p, Text: &p}},
 				&canonical.Tap{Mode: canonical.TapSingle, Selector: &canonical.Selector{Text: &p}, Repeat: 1, DelayMs: 100, RetryIfNoChange: true})
 		}
 	}
-	ad, err := compat.ToAd(adFlow)
+	ad, err := convert.ToAd(adFlow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,18 +517,18 @@ func TestConvertRandomText(t *testing.T) {
 	var yamlCmds, adCmds []canonical.Command
 	for _, s := range texts {
 		raw := canonical.Text(s, canonical.Pos{})
-		lit := compat.LiteralTemplate(s, canonical.Pos{})
+		lit := ad.LiteralTemplate(s, canonical.Pos{})
 		yamlCmds = append(yamlCmds, &canonical.InputText{Text: raw},
 			&canonical.Assert{Visible: &canonical.Selector{Text: &raw}, NotVisible: &canonical.Selector{ID: &raw}})
 		adCmds = append(adCmds, &canonical.InputText{Text: lit}, &canonical.TakeScreenshot{Path: lit})
 		if s != "" {
 			adCmds = append(adCmds, &canonical.StopApp{AppID: lit})
-			p := canonical.Text(compat.TextPattern(s), canonical.Pos{})
+			p := canonical.Text(ad.TextPattern(s), canonical.Pos{})
 			adCmds = append(adCmds, &canonical.Assert{Visible: &canonical.Selector{Text: &p}})
 		}
 	}
 	flow := &canonical.Flow{File: "random.yaml", Name: "random", AppID: canonical.Text("com.example.shop", canonical.Pos{}), Commands: yamlCmds}
-	data, err := compat.ToMaestro(flow, "")
+	data, err := convert.ToMaestro(flow, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -538,7 +539,7 @@ func TestConvertRandomText(t *testing.T) {
 	sameFlowCommands(t, "random --to maestro", flow, f, nil)
 
 	adFlow := &canonical.Flow{File: "random.ad", Commands: adCmds}
-	ad, err := compat.ToAd(adFlow)
+	ad, err := convert.ToAd(adFlow)
 	if err != nil {
 		t.Fatal(err)
 	}

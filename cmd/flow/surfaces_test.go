@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	flowapi "github.com/flow-runner/flow"
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
 	"github.com/flow-runner/flow/planner"
 )
 
@@ -85,7 +85,7 @@ func TestSurfacesAgreeOnGestures(t *testing.T) {
 				}
 				return
 			}
-			act, why := compat.GestureAction(in)
+			act, why := ad.GestureAction(in)
 			if len(why) > 0 {
 				t.Fatalf("no .ad form: %v", why)
 			}
@@ -95,7 +95,7 @@ func TestSurfacesAgreeOnGestures(t *testing.T) {
 			}
 			cli := runFlow(t, "", append([]string{"plan", "--platform", "android", "--"}, tokens...)...)
 			script := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".ad")
-			os.WriteFile(script, []byte("context platform=android\n"+compat.EncodeAction(act)+"\n"), 0o644)
+			os.WriteFile(script, []byte("context platform=android\n"+ad.EncodeAction(act)+"\n"), 0o644)
 			ad := runFlow(t, "", "plan", "--platform", "android", script)
 			check := runFlow(t, "", "check", "--json", "--platform", "android", script)
 			var checked struct {

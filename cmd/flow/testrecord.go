@@ -10,8 +10,9 @@ import (
 	"sync"
 
 	flowapi "github.com/flow-runner/flow"
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
-	"github.com/flow-runner/flow/compat"
+	"github.com/flow-runner/flow/convert"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/fsext"
 )
@@ -75,7 +76,7 @@ func (r *stepRecorder) StepFinished(f *canonical.Flow, step exec.StepResult, des
 	if len(r.resolved) > 0 {
 		c = canonical.MapTemplates(c, func(t canonical.Template) canonical.Template {
 			if v, ok := r.resolved[t]; ok {
-				return compat.LiteralTemplate(v, t.Pos)
+				return ad.LiteralTemplate(v, t.Pos)
 			}
 			return t
 		})
@@ -143,15 +144,15 @@ func recordLines(f *canonical.Flow, c canonical.Command, name string, cli map[st
 		return []string{notRecorded + where + " " + name + ": " + firstLine(why)}
 	}
 	env, cli := runEnv(f.Env, cli)
-	src, err := compat.ToAd(&canonical.Flow{File: f.File, Env: env, Commands: []canonical.Command{c}})
+	src, err := convert.ToAd(&canonical.Flow{File: f.File, Env: env, Commands: []canonical.Command{c}})
 	if err != nil {
-		var ce *compat.ConvertError
+		var ce *convert.ConvertError
 		if errors.As(err, &ce) && len(ce.Problems) > 0 {
 			return skip(ce.Problems[0].Message)
 		}
 		return skip(err.Error())
 	}
-	script, err := compat.ParseScript(f.File, src, compat.ParseOptions{})
+	script, err := ad.ParseScript(f.File, src, ad.ParseOptions{})
 	if err != nil {
 		return skip(err.Error())
 	}
@@ -159,13 +160,13 @@ func recordLines(f *canonical.Flow, c canonical.Command, name string, cli map[st
 	for _, e := range script.Env {
 		file[e.Key] = e.Value
 	}
-	scope, err := compat.NewScope(compat.VarSources{File: file, CLI: cli})
+	scope, err := ad.NewScope(ad.VarSources{File: file, CLI: cli})
 	if err != nil {
 		return skip(err.Error())
 	}
 	var out []string
 	for _, a := range script.Actions {
-		ra, err := compat.Resolve(a, scope)
+		ra, err := ad.Resolve(a, scope)
 		if err != nil {
 			return skip(err.Error())
 		}
@@ -182,7 +183,7 @@ func recordLines(f *canonical.Flow, c canonical.Command, name string, cli map[st
 // ${ in them is written \${, which a replay reads back as ${ (a text
 // typed as "${HOME}" stays that text instead of becoming a variable). ok
 // says the line parses and resolves back to exactly ra's values.
-func literalLine(file string, ra compat.Action) (string, bool) {
+func literalLine(file string, ra ad.Action) (string, bool) {
 	esc := func(v string) string { return strings.ReplaceAll(v, "${", `\${`) }
 	lit := ra
 	lit.Positionals = make([]string, len(ra.Positionals))
@@ -195,16 +196,16 @@ func literalLine(file string, ra compat.Action) (string, bool) {
 			lit.Flags[k] = esc(v)
 		}
 	}
-	line := compat.EncodeAction(lit)
-	back, err := compat.ParseScript(file, []byte(line), compat.ParseOptions{})
+	line := ad.EncodeAction(lit)
+	back, err := ad.ParseScript(file, []byte(line), ad.ParseOptions{})
 	if err != nil || len(back.Actions) != 1 {
 		return line, false
 	}
-	scope, err := compat.NewScope(compat.VarSources{})
+	scope, err := ad.NewScope(ad.VarSources{})
 	if err != nil {
 		return line, false
 	}
-	got, err := compat.Resolve(back.Actions[0], scope)
+	got, err := ad.Resolve(back.Actions[0], scope)
 	if err != nil || got.Command != ra.Command || !slices.Equal(got.Positionals, ra.Positionals) || !maps.Equal(got.Flags, ra.Flags) {
 		return line, false
 	}

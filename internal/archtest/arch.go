@@ -20,8 +20,11 @@ type Rule struct {
 }
 
 // Rules is the design card's import graph: canonical imports nothing of
-// ours; planner and compat only canonical; maestro only canonical and compat;
-// exec never imports maestro or compat and adapters never import each other;
+// ours; planner and compat only canonical; the two input formats, maestro
+// (YAML, with compat's quirks) and ad (.ad scripts), only canonical and
+// compat for maestro; convert, where both formats are visible, imports ad
+// and compat, and neither format imports it; exec never imports maestro,
+// ad, convert or compat and adapters never import each other;
 // the Go API (the module root) sees every product package, and only
 // cmd/flow sees everything, the Go API included.
 func Rules() map[string]Rule {
@@ -31,26 +34,30 @@ func Rules() map[string]Rule {
 		"planner/plancases": {Project: []string{"canonical", "planner"}},
 		"compat":            {Project: []string{"canonical"}, ThirdParty: []string{"gopkg.in/yaml.v3"}},
 		"maestro":           {Project: []string{"canonical", "compat"}, ThirdParty: []string{"gopkg.in/yaml.v3", "github.com/santhosh-tekuri/jsonschema/v5"}},
-		"exec":              {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
-		"exec/js":           {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
-		"exec/report":       {Project: []string{"canonical", "exec"}},
-		"exec/fsext":        {Project: []string{"canonical"}, ThirdParty: []string{"golang.org/x/sys"}},
-		"exec/sim":          {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
-		"exec/android":      {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/android/adb", "exec/uiautomator"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
-		"exec/android/adb":  {Project: []string{"canonical"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
-		"exec/ios":          {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/fsext", "exec/procgroup"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
-		"exec/webdriver":    {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}},
-		"exec/procgroup":    {},
-		"exec/fswatch":      {},
-		"exec/uiautomator":  {Project: []string{"canonical", "exec"}},
-		"exec/appium":       {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/uiautomator", "exec/webdriver"}},
-		"helper-apk":        {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},
+		// The .ad script format's codec: its own syntax, not a Maestro shim.
+		"ad": {Project: []string{"canonical"}},
+		// Maestro flow <-> .ad script conversions.
+		"convert":          {Project: []string{"canonical", "ad", "compat"}},
+		"exec":             {Project: []string{"canonical", "planner"}, ThirdParty: []string{"github.com/dlclark/regexp2"}},
+		"exec/js":          {Project: []string{"canonical"}, ThirdParty: []string{"github.com/dop251/goja", "github.com/dlclark/regexp2"}},
+		"exec/report":      {Project: []string{"canonical", "exec"}},
+		"exec/fsext":       {Project: []string{"canonical"}, ThirdParty: []string{"golang.org/x/sys"}},
+		"exec/sim":         {Project: []string{"canonical", "planner", "exec"}, ThirdParty: []string{"gopkg.in/yaml.v3", "golang.org/x/image"}},
+		"exec/android":     {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/android/adb", "exec/uiautomator"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
+		"exec/android/adb": {Project: []string{"canonical"}, ThirdParty: []string{"github.com/electricbubble/gadb"}},
+		"exec/ios":         {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/fsext", "exec/procgroup"}, ThirdParty: []string{"github.com/danielpaulus/go-ios"}},
+		"exec/webdriver":   {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/procgroup"}},
+		"exec/procgroup":   {},
+		"exec/fswatch":     {},
+		"exec/uiautomator": {Project: []string{"canonical", "exec"}},
+		"exec/appium":      {Project: []string{"canonical", "planner", "planner/plancases", "exec", "exec/uiautomator", "exec/webdriver"}},
+		"helper-apk":       {Project: []string{"canonical", "planner", "planner/plancases", "exec/android"}},
 		// The shipped helper's build command (go run ./helper-apk/cmd/builddist).
 		"helper-apk/cmd/builddist": {Project: []string{"canonical", "helper-apk"}},
 		"ios-runner":               {Project: []string{"canonical"}, ThirdParty: []string{"howett.net/plist"}},
 		// The Go API (package flow, the module root): the surfaces' shared
 		// engine; it sees every product package but the CLI.
-		".": {Project: []string{"canonical", "compat", "maestro", "planner", "exec", "exec/android", "exec/android/adb", "exec/appium", "exec/fsext",
+		".": {Project: []string{"canonical", "ad", "compat", "convert", "maestro", "planner", "exec", "exec/android", "exec/android/adb", "exec/appium", "exec/fsext",
 			"exec/ios", "exec/js", "exec/sim", "exec/webdriver", "helper-apk", "ios-runner"},
 			ThirdParty: []string{"golang.org/x/text"}},
 		// flow studio's server: drives the session cmd/flow hands it.

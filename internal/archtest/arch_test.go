@@ -43,6 +43,10 @@ func TestCheckerCatchesForbiddenEdges(t *testing.T) {
 		"exec/sim/s.go":     file(module + "/exec/android"),
 		"exec/android/a.go": file("github.com/danielpaulus/go-ios/ios"),
 		"maestro/m.go":      file(module+"/compat", "gopkg.in/yaml.v3"),
+		"ad/s.go":           file(module + "/compat"),
+		"compat/q.go":       file(module + "/ad"),
+		"exec/ad.go":        file(module + "/ad"),
+		"convert/c.go":      file(module+"/ad", module+"/compat"),
 		"planner/p_test.go": file("github.com/gkampitakis/go-snaps/snaps", module+"/internal/browsertest"),
 		"planner/q.go":      file(module + "/internal/browsertest"),
 		"newpkg/n.go":       file("fmt"),
@@ -55,8 +59,11 @@ func TestCheckerCatchesForbiddenEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
+		"ad must not import compat (ad/s.go)",
 		"canonical must not import planner (canonical/a.go)",
+		"compat must not import ad (compat/q.go)",
 		"exec must not import . (exec/api.go)",
+		"exec must not import ad (exec/ad.go)",
 		"exec must not import maestro (exec/run.go)",
 		"exec/android must not use github.com/danielpaulus/go-ios/ios (exec/android/a.go)",
 		"exec/sim must not import exec/android (exec/sim/s.go)",

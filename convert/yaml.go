@@ -1,4 +1,4 @@
-package compat
+package convert
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"unicode"
 )
 
-// A small block-style YAML writer for Maestro flows. compat does not use a
+// A small block-style YAML writer for Maestro flows. convert does not use a
 // YAML library, and flows only need mappings, lists and scalars; every
 // scalar is written so that any YAML 1.1 or 1.2 reader (yaml.v3 here,
 // SnakeYAML in Maestro) reads back the exact text: plain when nothing in

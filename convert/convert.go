@@ -1,9 +1,11 @@
-package compat
+package convert
 
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/flow-runner/flow/canonical"
@@ -138,4 +140,24 @@ func samePoints(a, b canonical.PlatformValue[canonical.Point]) bool {
 
 func sameInts(a, b canonical.PlatformValue[int]) bool {
 	return reflect.DeepEqual(a, b)
+}
+
+func oneOf(s string, set []string) bool {
+	for _, v := range set {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

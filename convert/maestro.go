@@ -1,4 +1,4 @@
-package compat
+package convert
 
 import (
 	"fmt"
@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/compat"
 )
 
 // ToMaestro writes a flow as a Maestro flow file: the header (appId, and
@@ -209,7 +211,7 @@ func (w *maestroWriter) command(c canonical.Command) (yNode, []string, string) {
 	case *canonical.ScrollUntilVisible:
 		return w.scrollUntil(t)
 	case *canonical.WaitForAnimation:
-		if t.TimeoutMs == DefaultStableWaitMs {
+		if t.TimeoutMs == ad.DefaultStableWaitMs {
 			return item("waitForAnimationToEnd", nil, nil, meta), nil, ""
 		}
 		return item("waitForAnimationToEnd", nil, yMap{{"timeout", yInt(t.TimeoutMs)}}, meta), nil, ""
@@ -485,8 +487,8 @@ func (w *maestroWriter) tap(t *canonical.Tap) (yNode, []string, string) {
 			why = append(why, fmt.Sprintf("doubleTapOn taps twice, not %d times", t.Repeat))
 		}
 	case canonical.TapLong:
-		if t.HoldMs != LongPressMs {
-			why = append(why, fmt.Sprintf("longPressOn always holds %d ms; this holds %d ms", LongPressMs, t.HoldMs))
+		if t.HoldMs != compat.LongPressMs {
+			why = append(why, fmt.Sprintf("longPressOn always holds %d ms; this holds %d ms", compat.LongPressMs, t.HoldMs))
 		}
 		if t.Repeat != 1 {
 			why = append(why, "longPressOn presses once")
@@ -686,7 +688,7 @@ func (w *maestroWriter) swipe(t *canonical.Swipe) (yNode, []string, string) {
 	var m yMap
 	dur, durOK := t.DurationMs.Default, t.DurationMs.Android == nil && t.DurationMs.IOS == nil && t.DurationMs.Web == nil
 	if durOK {
-		if _, changed := ClampSwipeDuration(dur); changed {
+		if _, changed := compat.ClampSwipeDuration(dur); changed {
 			durOK = false
 		}
 	}
@@ -698,18 +700,18 @@ func (w *maestroWriter) swipe(t *canonical.Swipe) (yNode, []string, string) {
 	duration := func() {
 		if !durOK {
 			why = append(why, "Maestro swipes last one duration from 16 to 10000 ms on every platform")
-		} else if dur != DefaultSwipeDurationMs {
+		} else if dur != compat.DefaultSwipeDurationMs {
 			m.add("duration", yInt(dur))
 		}
 	}
 	switch {
 	case t.Start.Kind == canonical.AnchorFraction && t.End.Kind == canonical.AnchorFraction:
-		ss, se, sd := Scroll()
+		ss, se, sd := compat.Scroll()
 		if samePoints(*t.Start.Fraction, ss) && samePoints(*t.End.Fraction, se) && sameInts(t.DurationMs, sd) && t.WaitToSettleTimeoutMs == nil {
 			return item("scroll", nil, nil, meta), nil, ""
 		}
 		for _, dir := range []string{"UP", "DOWN", "LEFT", "RIGHT"} {
-			ds, de, _ := DirectionSwipe(dir)
+			ds, de, _ := compat.DirectionSwipe(dir)
 			if samePoints(*t.Start.Fraction, ds) && samePoints(*t.End.Fraction, de) {
 				m.add("direction", yStr(dir))
 				duration()
@@ -720,7 +722,7 @@ func (w *maestroWriter) swipe(t *canonical.Swipe) (yNode, []string, string) {
 		return nil, []string{scrollReason(t)}, scrollHint(t)
 	case t.Start.Kind == canonical.AnchorElement && t.End.Kind == canonical.AnchorAxis:
 		for _, dir := range []string{"UP", "DOWN", "LEFT", "RIGHT"} {
-			axis, at, _ := ElementSwipeEnd(dir)
+			axis, at, _ := compat.ElementSwipeEnd(dir)
 			if axis == t.End.Axis && at == t.End.At {
 				sel, w := selectorNode(t.Start.Element)
 				why = append(why, w...)
@@ -846,7 +848,7 @@ func (w *maestroWriter) scrollUntil(t *canonical.ScrollUntilVisible) (yNode, []s
 	if t.WaitToSettleTimeoutMs != nil {
 		m.add("waitToSettleTimeoutMs", yInt(*t.WaitToSettleTimeoutMs))
 	}
-	if !oneOf(t.Direction, scrollDirections()) {
+	if !oneOf(t.Direction, ad.ScrollDirections()) {
 		why = append(why, fmt.Sprintf("unknown direction %q", t.Direction))
 	}
 	return item("scrollUntilVisible", nil, m, t.Meta), why, ""

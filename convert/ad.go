@@ -1,4 +1,4 @@
-package compat
+package convert
 
 import (
 	"fmt"
@@ -8,13 +8,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
 )
 
 // ToAd writes a flow as an .ad script: the flow's env as env directives
 // (plain text values, or the ${NAME || 'default'} idiom), then one action
-// line per command. Each line is the one the .ad codec ([ParseScript],
-// [Resolve], [Converter.Steps]) loads back as the same canonical command,
+// line per command. Each line is the one the .ad codec ([ad.ParseScript],
+// [ad.Resolve], [ad.Converter.Steps]) loads back as the same canonical command,
 // which ToAd checks line by line; a tap followed by typing becomes one
 // fill line. A command with no such line is a problem of the returned
 // *ConvertError, which lists them all.
@@ -73,18 +74,18 @@ func ToAd(f *canonical.Flow) ([]byte, error) {
 	}
 	for _, v := range w.order {
 		if v.why == "" {
-			b.WriteString(EncodeEnv(EnvVar{Key: v.name, Value: v.value}) + "\n")
+			b.WriteString(ad.EncodeEnv(ad.EnvVar{Key: v.name, Value: v.value}) + "\n")
 		}
 	}
 	for _, l := range lines {
-		b.WriteString(EncodeAction(l.action) + "\n")
+		b.WriteString(ad.EncodeAction(l.action) + "\n")
 	}
 	return []byte(b.String()), nil
 }
 
 // adLine is one written action and the commands it must load back as.
 type adLine struct {
-	action Action
+	action ad.Action
 	want   []canonical.Command
 }
 
@@ -99,7 +100,7 @@ type adVar struct {
 type adWriter struct {
 	vars     map[string]*adVar
 	order    []*adVar
-	scope    Scope
+	scope    ad.Scope
 	problems []*canonical.Error
 }
 
@@ -110,7 +111,7 @@ func (w *adWriter) env(vars []canonical.EnvVar) {
 	for _, e := range vars {
 		v := &adVar{name: e.Name}
 		switch {
-		case !isEnvKey(e.Name):
+		case !ad.IsEnvKey(e.Name):
 			v.why = e.Name + " is not a .ad env key (upper-case letters, digits and _)"
 		case strings.HasPrefix(e.Name, "AD_"):
 			v.why = "AD_* names are reserved for .ad built-ins"
@@ -125,7 +126,7 @@ func (w *adWriter) env(vars []canonical.EnvVar) {
 			file[e.Name] = v.value
 		}
 	}
-	w.scope, _ = NewScope(VarSources{File: file}) // no AD_ keys: refused above
+	w.scope, _ = ad.NewScope(ad.VarSources{File: file}) // no AD_ keys: refused above
 }
 
 // defaultIdiomRe() is Maestro's "CLI value or default" env idiom,
@@ -143,16 +144,12 @@ func adEnvValue(name, raw string) (string, string) {
 		return m[2] + m[3], ""
 	}
 	plain := !strings.Contains(raw, "${") && !strings.ContainsAny(raw, "\\") &&
-		strings.IndexFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f || isLineTerminator(r) }) < 0
+		strings.IndexFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f || ad.IsLineTerminator(r) }) < 0
 	if plain {
 		return raw, ""
 	}
 	return "", fmt.Sprintf("its env value %q is not plain text (.ad env values are not JavaScript)", raw)
 }
-
-// adEscape writes literal text as .ad text: every ${ becomes \${, which
-// [Resolve] turns back into ${.
-func adEscape(s string) string { return strings.ReplaceAll(s, "${", `\${`) }
 
 // value is a template as .ad text. It is empty-reasoned when exact: the
 // text itself, its \${ escapes, and ${NAME} references to env variables
@@ -165,10 +162,10 @@ func (w *adWriter) value(t canonical.Template, what string) (string, string) {
 	spans := maestroExprs(raw)
 	if len(spans) == 0 {
 		lit := unescapeTemplate(raw)
-		if LiteralTemplate(lit, canonical.Pos{}).Raw != raw {
-			return adEscape(lit), fmt.Sprintf("%s %q escapes ${ where .ad text cannot", what, raw)
+		if ad.LiteralTemplate(lit, canonical.Pos{}).Raw != raw {
+			return ad.Escape(lit), fmt.Sprintf("%s %q escapes ${ where .ad text cannot", what, raw)
 		}
-		return adEscape(lit), ""
+		return ad.Escape(lit), ""
 	}
 	var b strings.Builder
 	last := 0
@@ -258,7 +255,7 @@ func (w *adWriter) expand(s string) string {
 		last = sp.end
 	}
 	b.WriteString(s[last:])
-	return LiteralTemplate(b.String(), canonical.Pos{}).Raw
+	return ad.LiteralTemplate(b.String(), canonical.Pos{}).Raw
 }
 
 // maestroSpan is one ${...} of a Maestro template: raw[start:end] is the
@@ -285,16 +282,16 @@ func maestroExprs(text string) []maestroSpan {
 
 // verify loads the actions as the .ad codec does and compares what they
 // become with want. It returns why they differ, or "".
-func (w *adWriter) verify(acts []Action, want []canonical.Command) string {
+func (w *adWriter) verify(acts []ad.Action, want []canonical.Command) string {
 	var got []canonical.Command
-	var conv Converter
+	var conv ad.Converter
 	for _, a := range acts {
-		line := EncodeAction(a)
-		s, err := ParseScript("convert.ad", []byte(line), ParseOptions{})
+		line := ad.EncodeAction(a)
+		s, err := ad.ParseScript("convert.ad", []byte(line), ad.ParseOptions{})
 		if err != nil || len(s.Actions) != 1 {
 			return fmt.Sprintf("the .ad line %s does not parse back (%v)", line, err)
 		}
-		r, err := Resolve(s.Actions[0], w.scope)
+		r, err := ad.Resolve(s.Actions[0], w.scope)
 		if err != nil {
 			return fmt.Sprintf("the .ad line %s does not load (%s)", line, canonical.Coded(err).Message)
 		}
@@ -303,7 +300,7 @@ func (w *adWriter) verify(acts []Action, want []canonical.Command) string {
 			return fmt.Sprintf("the .ad line %s does not load (%s)", line, canonical.Coded(err).Message)
 		}
 		for _, st := range steps {
-			c, err := StepCommand(st, r)
+			c, err := ad.StepCommand(st, r)
 			if err != nil {
 				return fmt.Sprintf("the .ad line %s does not load (%s)", line, canonical.Coded(err).Message)
 			}
@@ -322,42 +319,14 @@ func (w *adWriter) verify(acts []Action, want []canonical.Command) string {
 			return "the command cannot be compared"
 		}
 		if !reflect.DeepEqual(mapStrings(wj, w.expand), gj) {
-			return fmt.Sprintf("the nearest .ad line, %s, loads as a different command", EncodeAction(acts[min(i, len(acts)-1)]))
+			return fmt.Sprintf("the nearest .ad line, %s, loads as a different command", ad.EncodeAction(acts[min(i, len(acts)-1)]))
 		}
 	}
 	return ""
 }
 
-// StepCommand is the canonical command a converted step runs; nil for a
-// no-op step. A drag recorded with targets-v1 carries both endpoints'
-// identities, which the runtime verifies before pointer-down.
-func StepCommand(s Step, a Action) (canonical.Command, error) {
-	meta := canonical.Meta{Pos: a.Pos, Name: a.Command}
-	switch {
-	case s.NoOp != "":
-		return nil, nil
-	case s.Command != nil:
-		return s.Command, nil
-	case s.Gesture != nil && s.Gesture.Swipe != nil:
-		return &canonical.SwipeSeries{Meta: meta, Swipe: *s.Gesture.Swipe}, nil
-	case s.Gesture != nil && s.Gesture.Gesture != nil && s.Gesture.Gesture.Kind == canonical.KindDrag:
-		if len(s.DragSource) == 0 || len(s.DragDestination) == 0 {
-			return nil, canonical.NewError(canonical.CodeUnsupportedOperation, "this drag's endpoints cannot be expressed as flow selectors").
-				At(a.Pos).WithHint("use id=, text= or label= selectors for both endpoints")
-		}
-		g := s.Gesture.Gesture
-		d := &canonical.Drag{Meta: meta, Source: s.DragSource[0], Destination: s.DragDestination[0],
-			SourceHoldMs: g.SourceHoldMs, MoveMs: g.MoveMs, DestinationHoldMs: g.DestinationHoldMs}
-		if s.Targets != nil {
-			d.ExpectSource = &canonical.Identity{ID: s.Targets.Source.ID, Label: s.Targets.Source.Label}
-			d.ExpectDestination = &canonical.Identity{ID: s.Targets.Destination.ID, Label: s.Targets.Destination.Label}
-		}
-		return d, nil
-	case s.Gesture != nil && s.Gesture.Gesture != nil:
-		return &canonical.GestureStep{Meta: meta, Input: *s.Gesture.Gesture}, nil
-	}
-	return nil, canonical.Errorf(canonical.CodeUnsupportedOperation, "%s cannot run yet", a.Command).At(a.Pos).
-		WithHint("see flow convert for what .ad commands map to")
+func act(command string, positionals ...string) ad.Action {
+	return ad.Action{Command: command, Positionals: positionals}
 }
 
 // mergeFills writes a tap at a target followed by typing as one fill
@@ -368,9 +337,9 @@ func (w *adWriter) mergeFills(lines []adLine) []adLine {
 		l := lines[i]
 		if i+1 < len(lines) && l.action.Command == "press" && len(l.action.Flags) == 0 &&
 			lines[i+1].action.Command == "type" && len(lines[i+1].action.Positionals) == 1 && len(lines[i+1].action.Flags) == 0 {
-			fill := Action{Command: "fill", Positionals: append(append([]string{}, l.action.Positionals...), lines[i+1].action.Positionals[0])}
+			fill := ad.Action{Command: "fill", Positionals: append(append([]string{}, l.action.Positionals...), lines[i+1].action.Positionals[0])}
 			want := append(append([]canonical.Command{}, l.want...), lines[i+1].want...)
-			if w.verify([]Action{fill}, want) == "" {
+			if w.verify([]ad.Action{fill}, want) == "" {
 				out = append(out, adLine{action: fill, want: want})
 				i++
 				continue
@@ -382,13 +351,13 @@ func (w *adWriter) mergeFills(lines []adLine) []adLine {
 }
 
 // nearestHint shows the .ad lines closest to a refused command.
-func nearestHint(acts []Action) string {
+func nearestHint(acts []ad.Action) string {
 	if len(acts) == 0 {
 		return ""
 	}
 	lines := make([]string, len(acts))
 	for i, a := range acts {
-		lines[i] = EncodeAction(a)
+		lines[i] = ad.EncodeAction(a)
 	}
 	return "the nearest .ad is: " + strings.Join(lines, " ; ") + " — it differs as described, so flow convert does not write it; use it by hand if that is acceptable"
 }
@@ -403,24 +372,12 @@ func fileStem(file string) string {
 
 // oneLine keeps a header comment on one line.
 func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' || isLineTerminator(r) }), " ")
-}
-
-func act(command string, positionals ...string) Action {
-	return Action{Command: command, Positionals: positionals}
-}
-
-func (a Action) with(flag, value string) Action {
-	if a.Flags == nil {
-		a.Flags = map[string]string{}
-	}
-	a.Flags[flag] = value
-	return a
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' || ad.IsLineTerminator(r) }), " ")
 }
 
 // command converts one canonical command. It returns the nearest actions
 // (nil when there is nothing near) and why they are not exact.
-func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
+func (w *adWriter) command(c canonical.Command) ([]ad.Action, []string) {
 	var why []string
 	m := c.Base()
 	if m.Label != "" {
@@ -436,7 +393,7 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 			}
 		}
 	}
-	var acts []Action
+	var acts []ad.Action
 	switch t := c.(type) {
 	case *canonical.LaunchApp:
 		app, r := w.value(t.AppID, "appId")
@@ -462,7 +419,7 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 		}
 		a := act("open", app)
 		if t.StopApp {
-			a = a.with("relaunch", "true")
+			a = a.With("relaunch", "true")
 		}
 		acts = append(acts, a)
 	case *canonical.StopApp:
@@ -483,10 +440,10 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 		if t.AutoVerify {
 			add(".ad open cannot auto-verify a link")
 		}
-		if strings.Contains(link, "://") && !HasVars(link) {
+		if strings.Contains(link, "://") && !ad.HasVars(link) {
 			acts = append(acts, act("open", link))
 		} else {
-			acts = append(acts, act("open").with("launch-url", link))
+			acts = append(acts, act("open").With("launch-url", link))
 		}
 	case *canonical.Tap:
 		a, r := w.tap(t)
@@ -530,8 +487,8 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 		add(r...)
 		acts = append(acts, a...)
 	case *canonical.WaitForAnimation:
-		if t.TimeoutMs != DefaultStableWaitMs {
-			add(fmt.Sprintf(".ad wait stable waits up to %d ms, not %d", DefaultStableWaitMs, t.TimeoutMs))
+		if t.TimeoutMs != ad.DefaultStableWaitMs {
+			add(fmt.Sprintf(".ad wait stable waits up to %d ms, not %d", ad.DefaultStableWaitMs, t.TimeoutMs))
 		}
 		acts = append(acts, act("wait", "stable"))
 	case *canonical.TakeScreenshot:
@@ -546,21 +503,23 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 			acts = append(acts, act("screenshot", path+".png"))
 		}
 	case *canonical.GestureStep:
-		a, r := gestureAction(t.Input)
+		a, r := ad.GestureAction(t.Input)
 		add(r...)
-		acts = append(acts, a...)
+		if len(r) == 0 {
+			acts = append(acts, a)
+		}
 	case *canonical.SwipeSeries:
 		s := t.Swipe
 		a := act("swipe", canonical.FormatNumber(s.From.X), canonical.FormatNumber(s.From.Y),
 			canonical.FormatNumber(s.To.X), canonical.FormatNumber(s.To.Y))
 		if s.Count != 1 {
-			a = a.with("count", strconv.Itoa(s.Count))
+			a = a.With("count", strconv.Itoa(s.Count))
 		}
 		if s.PauseMs != 0 {
-			a = a.with("pause-ms", strconv.Itoa(s.PauseMs))
+			a = a.With("pause-ms", strconv.Itoa(s.PauseMs))
 		}
 		if s.Pattern != "" && s.Pattern != canonical.PatternOneWay {
-			a = a.with("pattern", s.Pattern)
+			a = a.With("pattern", s.Pattern)
 		}
 		acts = append(acts, a)
 	case *canonical.Drag:
@@ -568,7 +527,7 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 		dst, r2 := w.selector(&t.Destination, "destination")
 		add(r1...)
 		add(r2...)
-		a := act("gesture", "drag", adEscape(src.chain), adEscape(dst.chain))
+		a := act("gesture", "drag", ad.Escape(src.chain), ad.Escape(dst.chain))
 		holds := []*int{t.SourceHoldMs, t.MoveMs, t.DestinationHoldMs}
 		n := 0
 		for i, h := range holds {
@@ -584,7 +543,7 @@ func (w *adWriter) command(c canonical.Command) ([]Action, []string) {
 			a.Positionals = append(a.Positionals, strconv.Itoa(*h))
 		}
 		if t.ExpectSource != nil && t.ExpectDestination != nil {
-			a.Targets = &TargetPair{Source: IdentityEvidence(*t.ExpectSource), Destination: IdentityEvidence(*t.ExpectDestination)}
+			a.Targets = &ad.TargetPair{Source: ad.IdentityEvidence(*t.ExpectSource), Destination: ad.IdentityEvidence(*t.ExpectDestination)}
 		} else if t.ExpectSource != nil || t.ExpectDestination != nil {
 			add("a targets-v1 annotation holds both endpoints' identities, and this drag checks only one")
 		}
@@ -665,7 +624,7 @@ func (w *adWriter) target(t *canonical.Tap) ([]string, []string) {
 		return xy, nil
 	case t.Selector != nil:
 		s, why := w.selector(t.Selector, "")
-		return []string{adEscape(s.chain)}, why
+		return []string{ad.Escape(s.chain)}, why
 	}
 	return nil, []string{"the tap has neither a point nor an element"}
 }
@@ -701,7 +660,7 @@ func adPoint(t canonical.Template) ([]string, string) {
 	return nil, fmt.Sprintf("point %q is not x,y", raw)
 }
 
-func (w *adWriter) tap(t *canonical.Tap) ([]Action, []string) {
+func (w *adWriter) tap(t *canonical.Tap) ([]ad.Action, []string) {
 	target, why := w.target(t)
 	if !t.RetryIfNoChange {
 		why = append(why, fmt.Sprintf("%s has retryTapIfNoChange: false; a .ad tap always taps again when the screen does not change", commandName(t)))
@@ -712,7 +671,7 @@ func (w *adWriter) tap(t *canonical.Tap) ([]Action, []string) {
 	if t.WaitToSettleTimeoutMs != nil {
 		why = append(why, ".ad taps have no waitToSettleTimeoutMs")
 	}
-	var a Action
+	var a ad.Action
 	switch t.Mode {
 	case canonical.TapSingle:
 		a = act("press", target...)
@@ -720,18 +679,18 @@ func (w *adWriter) tap(t *canonical.Tap) ([]Action, []string) {
 			why = append(why, "a single tap cannot hold")
 		}
 		if t.Repeat != 1 {
-			a = a.with("count", strconv.Itoa(t.Repeat))
+			a = a.With("count", strconv.Itoa(t.Repeat))
 		}
-		if t.DelayMs != DefaultTapIntervalMs {
-			a = a.with("interval-ms", strconv.Itoa(t.DelayMs))
+		if t.DelayMs != ad.DefaultTapIntervalMs {
+			a = a.With("interval-ms", strconv.Itoa(t.DelayMs))
 		}
 	case canonical.TapDouble:
-		a = act("press", target...).with("double-tap", "true")
+		a = act("press", target...).With("double-tap", "true")
 		if t.Repeat != 2 {
 			why = append(why, fmt.Sprintf(".ad --double-tap taps twice, not %d times", t.Repeat))
 		}
-		if t.DelayMs != DefaultTapIntervalMs {
-			a = a.with("interval-ms", strconv.Itoa(t.DelayMs))
+		if t.DelayMs != ad.DefaultTapIntervalMs {
+			a = a.With("interval-ms", strconv.Itoa(t.DelayMs))
 		}
 	case canonical.TapLong:
 		if t.Repeat != 1 {
@@ -739,13 +698,13 @@ func (w *adWriter) tap(t *canonical.Tap) ([]Action, []string) {
 		}
 		if t.DelayMs == 0 {
 			a = act("longpress", target...)
-			if t.HoldMs != DefaultLongPressMs {
+			if t.HoldMs != ad.DefaultLongPressMs {
 				a.Positionals = append(a.Positionals, strconv.Itoa(t.HoldMs))
 			}
 		} else {
-			a = act("press", target...).with("hold-ms", strconv.Itoa(t.HoldMs))
-			if t.DelayMs != DefaultTapIntervalMs {
-				a = a.with("interval-ms", strconv.Itoa(t.DelayMs))
+			a = act("press", target...).With("hold-ms", strconv.Itoa(t.HoldMs))
+			if t.DelayMs != ad.DefaultTapIntervalMs {
+				a = a.With("interval-ms", strconv.Itoa(t.DelayMs))
 			}
 		}
 	default:
@@ -754,7 +713,7 @@ func (w *adWriter) tap(t *canonical.Tap) ([]Action, []string) {
 	if target == nil {
 		return nil, why
 	}
-	return []Action{a}, why
+	return []ad.Action{a}, why
 }
 
 // adSelector is a selector written as a .ad chain; text is set when the
@@ -766,7 +725,7 @@ type adSelector struct {
 }
 
 // selector writes a canonical selector as one .ad selector: id= and text=
-// from TextPattern-shaped patterns, and the enabled/selected/focused
+// from ad.TextPattern-shaped patterns, and the enabled/selected/focused
 // flags. what prefixes reasons ("source", "destination").
 func (w *adWriter) selector(s *canonical.Selector, what string) (adSelector, []string) {
 	var why []string
@@ -786,10 +745,10 @@ func (w *adWriter) selector(s *canonical.Selector, what string) (adSelector, []s
 		default:
 			near := nearestText(t.Raw)
 			why = append(why, fmt.Sprintf("%s%s %q is a regular expression; .ad %s=%s also matches other spacing (flow reads it as %s)",
-				pre, key, t.Raw, key, quoteJSON(near), TextPattern(near)))
+				pre, key, t.Raw, key, ad.QuoteJSON(near), ad.TextPattern(near)))
 			v = near
 		}
-		terms = append(terms, key+"="+quoteJSON(v))
+		terms = append(terms, key+"="+ad.QuoteJSON(v))
 		if key == "text" {
 			out.text = v
 		}
@@ -846,9 +805,9 @@ func (w *adWriter) selector(s *canonical.Selector, what string) (adSelector, []s
 	return out, why
 }
 
-// untextPattern inverts [TextPattern]: the text whose pattern is p.
+// untextPattern inverts [ad.TextPattern]: the text whose pattern is p.
 func untextPattern(p string) (string, bool) {
-	if lit := unescapeMeta(p); lit != "" && TextPattern(lit) == p {
+	if lit := unescapeMeta(p); lit != "" && ad.TextPattern(lit) == p {
 		return lit, true
 	}
 	if !strings.HasPrefix(p, `\s*`) || !strings.HasSuffix(p, `\s*`) || len(p) < 6 {
@@ -861,7 +820,7 @@ func untextPattern(p string) (string, bool) {
 			var b strings.Builder
 			for i := 0; i < len(w); i++ {
 				c := w[i]
-				if c == '\\' && i+1 < len(w) && strings.IndexByte(regexMeta, w[i+1]) >= 0 {
+				if c == '\\' && i+1 < len(w) && strings.IndexByte(ad.RegexMeta, w[i+1]) >= 0 {
 					b.WriteByte(w[i+1])
 					i++
 					continue
@@ -872,9 +831,9 @@ func untextPattern(p string) (string, bool) {
 		}
 	}
 	// A spaced pattern comes from text that was not trimmed and
-	// single-spaced; a leading space makes TextPattern write it again.
+	// single-spaced; a leading space makes ad.TextPattern write it again.
 	v := " " + strings.Join(words, " ")
-	if TextPattern(v) != p {
+	if ad.TextPattern(v) != p {
 		return "", false
 	}
 	return v, true
@@ -888,7 +847,7 @@ func nearestText(p string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
-		if p[i] == '\\' && i+1 < len(p) && strings.IndexByte(regexMeta, p[i+1]) >= 0 {
+		if p[i] == '\\' && i+1 < len(p) && strings.IndexByte(ad.RegexMeta, p[i+1]) >= 0 {
 			i++
 		}
 		b.WriteByte(p[i])
@@ -896,7 +855,7 @@ func nearestText(p string) string {
 	return b.String()
 }
 
-func (w *adWriter) assert(t *canonical.Assert) ([]Action, []string) {
+func (w *adWriter) assert(t *canonical.Assert) ([]ad.Action, []string) {
 	var why []string
 	var timeout []string
 	if t.TimeoutMs != nil {
@@ -915,20 +874,20 @@ func (w *adWriter) assert(t *canonical.Assert) ([]Action, []string) {
 		s, r := w.selector(t.Visible, "")
 		why = append(why, r...)
 		if s.textOnly {
-			return []Action{act("wait", append([]string{"text", adEscape(s.text)}, timeout...)...)}, why
+			return []ad.Action{act("wait", append([]string{"text", ad.Escape(s.text)}, timeout...)...)}, why
 		}
-		return []Action{act("wait", append([]string{adEscape(s.chain)}, timeout...)...)}, why
+		return []ad.Action{act("wait", append([]string{ad.Escape(s.chain)}, timeout...)...)}, why
 	case t.NotVisible != nil:
 		s, r := w.selector(t.NotVisible, "")
 		why = append(why, r...)
-		return []Action{act("wait", append([]string{"absent", adEscape(s.chain)}, timeout...)...)}, why
+		return []ad.Action{act("wait", append([]string{"absent", ad.Escape(s.chain)}, timeout...)...)}, why
 	}
 	return nil, append(why, "the assertion checks nothing")
 }
 
 // scrollAmount inverts the .ad scroll plan: a swipe through the screen
 // centre, symmetric on one axis, between the same fractions everywhere.
-func (w *adWriter) swipe(t *canonical.Swipe) ([]Action, []string) {
+func (w *adWriter) swipe(t *canonical.Swipe) ([]ad.Action, []string) {
 	var why []string
 	if t.WaitToSettleTimeoutMs != nil {
 		why = append(why, ".ad scroll has no waitToSettleTimeoutMs")
@@ -940,7 +899,7 @@ func (w *adWriter) swipe(t *canonical.Swipe) ([]Action, []string) {
 		p, q := *t.Start.Point, *t.End.Point
 		near := act("gesture", "pan", canonical.FormatNumber(p.X), canonical.FormatNumber(p.Y),
 			canonical.FormatNumber(q.X-p.X), canonical.FormatNumber(q.Y-p.Y), strconv.Itoa(t.DurationMs.Default))
-		return []Action{near}, append(why, "a swipe between coordinates is a pan that holds at its end; .ad gesture pan moves at an even pace and .ad swipe is a 100 ms fling")
+		return []ad.Action{near}, append(why, "a swipe between coordinates is a pan that holds at its end; .ad gesture pan moves at an even pace and .ad swipe is a 100 ms fling")
 	case t.Start.Kind == canonical.AnchorPercent || t.End.Kind == canonical.AnchorPercent:
 		return nil, append(why, ".ad has no swipe between screen percentages")
 	case t.Start.Kind != canonical.AnchorFraction || t.End.Kind != canonical.AnchorFraction:
@@ -970,22 +929,22 @@ func (w *adWriter) swipe(t *canonical.Swipe) ([]Action, []string) {
 		return nil, append(why, fmt.Sprintf("no .ad scroll swipes from (%s, %s) to (%s, %s): .ad scroll swipes symmetrically about the screen centre, on one axis",
 			canonical.FormatNumber(p.X), canonical.FormatNumber(p.Y), canonical.FormatNumber(q.X), canonical.FormatNumber(q.Y)))
 	}
-	if half > maxScrollTravel/2 {
+	if half > ad.MaxScrollTravel/2 {
 		return nil, append(why, "the swipe covers more than the 80% of the screen .ad scroll moves at most")
 	}
 	a := act("scroll", dir)
-	if amount := round6(2 * half); amount != DefaultScrollAmount {
+	if amount := round6(2 * half); amount != ad.DefaultScrollAmount {
 		a.Positionals = append(a.Positionals, canonical.FormatNumber(amount))
 	}
 	ios, web := 400, 350
 	switch d := t.DurationMs; {
 	case sameInts(d, canonical.PlatformValue[int]{Default: 300, IOS: &ios, Web: &web}):
 	case d.Android == nil && d.IOS == nil && d.Web == nil && d.Default >= canonical.MinDurationMs:
-		a = a.with("duration-ms", strconv.Itoa(d.Default))
+		a = a.With("duration-ms", strconv.Itoa(d.Default))
 	default:
 		why = append(why, "the swipe's duration differs per platform in a way .ad scroll cannot say")
 	}
-	return []Action{a}, why
+	return []ad.Action{a}, why
 }
 
 func absf(f float64) float64 {
@@ -995,7 +954,7 @@ func absf(f float64) float64 {
 	return f
 }
 
-func (w *adWriter) scrollUntil(t *canonical.ScrollUntilVisible) ([]Action, []string) {
+func (w *adWriter) scrollUntil(t *canonical.ScrollUntilVisible) ([]ad.Action, []string) {
 	s, why := w.selector(&t.Element, "element")
 	if t.TimeoutMs.Raw != "20000" {
 		why = append(why, fmt.Sprintf(".ad scroll --until gives up after 20000 ms, not %s", t.TimeoutMs.Raw))
@@ -1012,94 +971,18 @@ func (w *adWriter) scrollUntil(t *canonical.ScrollUntilVisible) ([]Action, []str
 	if t.WaitToSettleTimeoutMs != nil {
 		why = append(why, ".ad scroll has no waitToSettleTimeoutMs")
 	}
-	if !oneOf(t.Direction, scrollDirections()) {
+	if !oneOf(t.Direction, ad.ScrollDirections()) {
 		why = append(why, fmt.Sprintf("unknown direction %q", t.Direction))
 	}
-	return []Action{act("scroll", t.Direction).with("until", adEscape(s.chain))}, why
+	return []ad.Action{act("scroll", t.Direction).With("until", ad.Escape(s.chain))}, why
 }
 
-// GestureAction is a structured gesture's .ad action (what `flow gesture`
-// takes on its command line), or the reasons it has none.
-func GestureAction(g canonical.GestureInput) (Action, []string) {
-	acts, why := gestureAction(g)
-	if len(why) > 0 || len(acts) != 1 {
-		return Action{}, why
-	}
-	return acts[0], nil
-}
-
-// gestureAction writes a gesture in the positional syntax.
-func gestureAction(g canonical.GestureInput) ([]Action, []string) {
-	n := canonical.FormatNumber
-	pt := func(p *canonical.Point) []string {
-		if p == nil {
-			return nil
-		}
-		return []string{n(p.X), n(p.Y)}
-	}
-	ms := func(v *int) []string {
-		if v == nil {
-			return nil
-		}
-		return []string{strconv.Itoa(*v)}
-	}
-	a := act("gesture", string(g.Kind))
-	add := func(s ...string) { a.Positionals = append(a.Positionals, s...) }
-	switch g.Kind {
-	case canonical.KindPan:
-		add(pt(g.Origin)...)
-		add(pt(g.Delta)...)
-		add(ms(g.DurationMs)...)
-		if g.PointerCount != nil {
-			a = a.with("pointer-count", strconv.Itoa(*g.PointerCount))
-		}
-	case canonical.KindFling:
-		add(string(g.Direction))
-		add(pt(g.Origin)...)
-		if g.Distance != nil {
-			add(n(*g.Distance))
-		}
-	case canonical.KindSwipe:
-		add(string(g.Preset))
-	case canonical.KindPinch:
-		add(n(g.Scale))
-		add(pt(g.Origin)...)
-	case canonical.KindRotate:
-		add(n(g.Degrees))
-		add(pt(g.Origin)...)
-	case canonical.KindTransform:
-		add(pt(g.Origin)...)
-		add(pt(g.Delta)...)
-		add(n(g.Scale), n(g.Degrees))
-		add(ms(g.DurationMs)...)
-	case canonical.KindDrag:
-		add(adEscape(g.Source), adEscape(g.Destination))
-		// The durations are positional: one left out before a given one is
-		// written as its default, so the given one keeps its place.
-		hold, move, dhold := g.SourceHoldMs, g.MoveMs, g.DestinationHoldMs
-		if dhold != nil && move == nil {
-			v := canonical.DefaultMoveMs
-			move = &v
-		}
-		if move != nil && hold == nil {
-			v := canonical.DefaultSourceHoldMs
-			hold = &v
-		}
-		add(ms(hold)...)
-		add(ms(move)...)
-		add(ms(dhold)...)
-	default:
-		return nil, []string{fmt.Sprintf("unknown gesture kind %q", g.Kind)}
-	}
-	return []Action{a}, nil
-}
-
-// unescapeMeta removes the backslashes TextPattern puts before regex
+// unescapeMeta removes the backslashes ad.TextPattern puts before regex
 // metacharacters of a literal.
 func unescapeMeta(p string) string {
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
-		if p[i] == '\\' && i+1 < len(p) && strings.IndexByte(regexMeta, p[i+1]) >= 0 {
+		if p[i] == '\\' && i+1 < len(p) && strings.IndexByte(ad.RegexMeta, p[i+1]) >= 0 {
 			i++
 		}
 		b.WriteByte(p[i])

@@ -1,4 +1,4 @@
-package compat
+package convert
 
 import (
 	"encoding/json"
@@ -10,27 +10,28 @@ import (
 
 	"github.com/gkampitakis/go-snaps/snaps"
 
+	"github.com/flow-runner/flow/ad"
 	"github.com/flow-runner/flow/canonical"
 )
 
 // loadScript turns .ad text into a flow the way flow runs scripts: parse,
 // resolve ${VAR} from the script's env, convert, one command per step.
 func loadScript(file string, src []byte) (*canonical.Flow, error) {
-	s, err := ParseScript(file, src, ParseOptions{})
+	s, err := ad.ParseScript(file, src, ad.ParseOptions{})
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckSupported(s); err != nil {
+	if err := ad.CheckSupported(s); err != nil {
 		return nil, err
 	}
-	scope, err := NewScope(VarSources{File: s.ScriptVars()})
+	scope, err := ad.NewScope(ad.VarSources{File: s.ScriptVars()})
 	if err != nil {
 		return nil, err
 	}
 	f := &canonical.Flow{File: file}
-	var conv Converter
+	var conv ad.Converter
 	for _, a := range s.Actions {
-		r, err := Resolve(a, scope)
+		r, err := ad.Resolve(a, scope)
 		if err != nil {
 			return nil, err
 		}
@@ -39,7 +40,7 @@ func loadScript(file string, src []byte) (*canonical.Flow, error) {
 			return nil, err
 		}
 		for _, st := range steps {
-			c, err := StepCommand(st, r)
+			c, err := ad.StepCommand(st, r)
 			if err != nil {
 				return nil, err
 			}
@@ -69,14 +70,19 @@ func sameCommands(t *testing.T, what string, want, got []canonical.Command) {
 // back as the same commands (.ad → canonical → .ad → canonical).
 func TestToAdScripts(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob("testdata/ad/*.ad")
+	// The sample scripts are the .ad codec's test data; each keeps the
+	// name it has there, as the scripts' AD_FILENAME is part of what loads.
+	files, _ := filepath.Glob("../ad/testdata/ad/*.ad")
+	if len(files) == 0 {
+		t.Fatal("no sample scripts in ../ad/testdata/ad")
+	}
 	scripts := map[string][]byte{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		scripts[f] = data
+		scripts["testdata/ad/"+filepath.Base(f)] = data
 	}
 	scripts["every-form.ad"] = []byte(`env APP=com.example.shop
 open "${APP}" --relaunch
@@ -164,7 +170,7 @@ func TestToAdProblems(t *testing.T) {
 	pos := func(line int) canonical.Pos { return canonical.Pos{File: "f.yaml", Line: line, Col: 3} }
 	txt := func(s string, line int) *canonical.Template { v := canonical.Text(s, pos(line)); return &v }
 	meta := func(name string, line int) canonical.Meta { return canonical.Meta{Name: name, Pos: pos(line)} }
-	ok := canonical.Text(TextPattern("OK"), canonical.Pos{})
+	ok := canonical.Text(ad.TextPattern("OK"), canonical.Pos{})
 	f := &canonical.Flow{File: "f.yaml",
 		Env: []canonical.EnvVar{
 			{Name: "GOOD", Value: canonical.Text("plain", canonical.Pos{})},
@@ -250,20 +256,20 @@ func TestToAdEnv(t *testing.T) {
 	}
 }
 
-// TestUntextPattern: the inverse of TextPattern recovers the text up to
-// what TextPattern forgets (spacing), for every regex character.
+// TestUntextPattern: the inverse of ad.TextPattern recovers the text up to
+// what ad.TextPattern forgets (spacing), for every regex character.
 func TestUntextPattern(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"", "a", "Log in", "  spaced   out ", `\.+*?()|[]{}^$#`, "${X}", `a\b`, "ünï", "tab\tsep", "x\u2028y"} {
-		p := TextPattern(s)
+		p := ad.TextPattern(s)
 		v, ok := untextPattern(p)
-		if !ok || TextPattern(v) != p {
+		if !ok || ad.TextPattern(v) != p {
 			t.Errorf("%q: pattern %q inverted to %q (%v)", s, p, v, ok)
 		}
 	}
 	for _, p := range []string{`Log\sin`, `\s*a`, `\s*a.b\s*`, `\s*a\s+\s*`, `\s*a b\s*`, `\s*\s+a\s*`} {
 		if v, ok := untextPattern(p); ok {
-			t.Errorf("%q is not a TextPattern, got %q", p, v)
+			t.Errorf("%q is not a ad.TextPattern, got %q", p, v)
 		}
 	}
 }

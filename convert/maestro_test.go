@@ -1,4 +1,4 @@
-package compat
+package convert
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"github.com/gkampitakis/go-snaps/snaps"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/compat"
 )
 
 // TestYAMLString pins the scalar writer's choices. That each reads back as
@@ -87,13 +88,13 @@ func TestToMaestroWriter(t *testing.T) {
 			&canonical.StopApp{Meta: m("killApp"), AppID: tx("com.example.shop"), Kill: true},
 			&canonical.Swipe{Meta: m("swipe"), Start: fraction(0.1, 0.5), End: fraction(0.9, 0.5), DurationMs: canonical.Same(250)},
 			&canonical.Swipe{Meta: m("scroll"), Start: func() canonical.Anchor {
-				s, _, _ := Scroll()
+				s, _, _ := compat.Scroll()
 				return canonical.Anchor{Kind: canonical.AnchorFraction, Fraction: &s}
 			}(),
 				End: func() canonical.Anchor {
-					_, e, _ := Scroll()
+					_, e, _ := compat.Scroll()
 					return canonical.Anchor{Kind: canonical.AnchorFraction, Fraction: &e}
-				}(), DurationMs: func() canonical.PlatformValue[int] { _, _, d := Scroll(); return d }()},
+				}(), DurationMs: func() canonical.PlatformValue[int] { _, _, d := compat.Scroll(); return d }()},
 			&canonical.Travel{Meta: m("travel"), Points: []canonical.Point{{X: 52.5, Y: 13.4}, {X: 52.51, Y: 13.41}}, SpeedMPS: 4},
 			&canonical.AI{Meta: canonical.Meta{Name: "assertWithAI", Optional: true}, Action: "assertWithAI", Prompt: tx("no errors")},
 		}}

@@ -1,4 +1,4 @@
-package compat
+package ad
 
 import (
 	"strconv"
@@ -258,10 +258,10 @@ func looksLikeSelector(s string) bool {
 	return err == nil
 }
 
-// regexMeta are the characters escaped to match text literally in flow's
+// RegexMeta are the characters escaped to match text literally in flow's
 // patterns (Java-style regular expressions, matched in full,
 // case-insensitively).
-const regexMeta = `\.+*?()|[]{}^$#`
+const RegexMeta = `\.+*?()|[]{}^$#`
 
 // TextPattern is a flow pattern that matches what agent-device's text
 // equality matches: the value trimmed, whitespace runs collapsed,
@@ -275,7 +275,7 @@ func TextPattern(v string) string {
 	if strings.Join(words, " ") == v && v != "" {
 		var lit strings.Builder
 		for _, r := range v {
-			if r < 0x80 && strings.ContainsRune(regexMeta, r) {
+			if r < 0x80 && strings.ContainsRune(RegexMeta, r) {
 				lit.WriteByte('\\')
 			}
 			lit.WriteRune(r)
@@ -289,7 +289,7 @@ func TextPattern(v string) string {
 			b.WriteString(`\s+`)
 		}
 		for _, r := range w {
-			if r < 0x80 && strings.ContainsRune(regexMeta, r) {
+			if r < 0x80 && strings.ContainsRune(RegexMeta, r) {
 				b.WriteByte('\\')
 			}
 			b.WriteRune(r)
@@ -340,7 +340,7 @@ func altText(terms []SelectorTerm) string {
 		if t.Bool != nil {
 			parts[i] = t.Key + "=" + strconv.FormatBool(*t.Bool)
 		} else {
-			parts[i] = t.Key + "=" + quoteJSON(t.Value)
+			parts[i] = t.Key + "=" + QuoteJSON(t.Value)
 		}
 	}
 	return strings.Join(parts, " ")

@@ -1,4 +1,4 @@
-package compat
+package ad
 
 import (
 	"math"
@@ -73,7 +73,7 @@ const (
 	DefaultScrollAmount  = 0.6   // fraction of the viewport
 	DefaultTapIntervalMs = 100   // between repeated taps; agent-device leaves it to the backend
 	DefaultStableWaitMs  = 15000 // wait stable
-	maxScrollTravel      = 0.8   // the scroll plan keeps 10% padding on both sides
+	MaxScrollTravel      = 0.8   // the scroll plan keeps 10% padding on both sides
 )
 
 // LiteralTemplate is a template whose value is exactly s. flow's templates
@@ -324,7 +324,7 @@ func pointTemplate(a Action, i int) (*canonical.Template, error) {
 func refUnsupported(a Action, i int) error {
 	hint := "record with selectors, or write one such as label=\"Log in\""
 	if a.RefLabel != "" {
-		hint = "write the target as a selector instead, e.g. " + quoteJSON("label="+quoteJSON(a.RefLabel))
+		hint = "write the target as a selector instead, e.g. " + QuoteJSON("label="+QuoteJSON(a.RefLabel))
 	}
 	cmd := a.Command
 	if cmd == "gesture" {
@@ -529,7 +529,8 @@ func withActionPos(err error, a Action) error {
 	return ce.With("line", a.Line)
 }
 
-func scrollDirections() []string { return []string{"up", "down", "left", "right"} }
+// ScrollDirections are the directions scroll takes.
+func ScrollDirections() []string { return []string{"up", "down", "left", "right"} }
 
 // scrollSteps is scroll <dir> [amount]: agent-device's scroll plan moves
 // the finger through the viewport centre over amount of the axis (at most
@@ -541,9 +542,9 @@ func scrollSteps(a Action) ([]Step, error) {
 		return nil, unsupported(a, a.ArgPos(0), "scroll %s is not supported by flow (line %d)", dir, a.Line).
 			WithHint("scroll up or down with an amount, or use --until <selector>")
 	}
-	if !oneOf(dir, scrollDirections()) {
+	if !oneOf(dir, ScrollDirections()) {
 		e := invalid(a.ArgPos(0), "unknown scroll direction %q (line %d)", dir, a.Line)
-		if s := canonical.Closest(dir, append(scrollDirections(), "top", "bottom")); s != "" {
+		if s := canonical.Closest(dir, append(ScrollDirections(), "top", "bottom")); s != "" {
 			return nil, e.WithHint("did you mean " + s + "?")
 		}
 		return nil, e.WithHint("scroll up, down, left or right")
@@ -574,7 +575,7 @@ func scrollSteps(a Action) ([]Step, error) {
 		}
 		amount = f
 	}
-	half := round6(min(amount, maxScrollTravel) / 2)
+	half := round6(min(amount, MaxScrollTravel) / 2)
 	from, to := canonical.Point{X: 0.5, Y: 0.5}, canonical.Point{X: 0.5, Y: 0.5}
 	switch dir {
 	case "up": // the finger moves down

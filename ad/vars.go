@@ -1,4 +1,4 @@
-package compat
+package ad
 
 import (
 	"sort"
@@ -144,7 +144,7 @@ func ShellVars(environ []string) map[string]string {
 			continue
 		}
 		key, ok := strings.CutPrefix(k, "AD_VAR_")
-		if !ok || !isEnvKey(key) || strings.HasPrefix(key, "AD_") {
+		if !ok || !IsEnvKey(key) || strings.HasPrefix(key, "AD_") {
 			continue
 		}
 		out[key] = v
@@ -162,7 +162,7 @@ func ParseCLIVars(entries []string) (map[string]string, error) {
 				WithHint("write -e APP_ID=com.example.app")
 		}
 		key := e[:eq]
-		if !isEnvKey(key) {
+		if !IsEnvKey(key) {
 			return nil, canonical.Errorf(canonical.CodeInvalidArgs,
 				"Invalid -e key %q: keys must be uppercase letters, digits, and underscores (e.g. APP_ID).", key).
 				WithHint("rename the key, e.g. -e " + envKeySuggestion(key) + "=...")
@@ -237,7 +237,7 @@ func matchRef(s string, i int) (varRef, bool) {
 			return r, true
 		case '\\':
 			next, size := utf8.DecodeRuneInString(s[k+1:])
-			if size == 0 || isLineTerminator(next) {
+			if size == 0 || IsLineTerminator(next) {
 				return varRef{}, false // JavaScript's "." stops at a line break
 			}
 			fb.WriteRune(next)

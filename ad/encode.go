@@ -1,4 +1,4 @@
-package compat
+package ad
 
 import (
 	"strconv"
@@ -61,7 +61,7 @@ func encodeContext(c Context) string {
 		b.WriteString(f.Key)
 		b.WriteByte('=')
 		if f.Key == "device" {
-			b.WriteString(quoteJSON(f.Value))
+			b.WriteString(QuoteJSON(f.Value))
 		} else {
 			b.WriteString(formatValue(f.Value))
 		}
@@ -75,9 +75,9 @@ func encodeContext(c Context) string {
 func EncodeEnv(e EnvVar) string {
 	v := e.Value
 	raw := !strings.HasPrefix(v, `"`) && jsTrim(v) == v &&
-		strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f || isLineTerminator(r) }) < 0
+		strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f || IsLineTerminator(r) }) < 0
 	if !raw {
-		v = quoteJSON(v)
+		v = QuoteJSON(v)
 	}
 	return "env " + e.Key + "=" + v
 }
@@ -101,7 +101,7 @@ func EncodeAction(a Action) string {
 		pos = append([]string{pos[0], a.RefLabel}, pos[1:]...)
 	}
 	if head, rest, ok := fillTextSplit(a.Command, pos); ok {
-		b.WriteString(" " + formatPositional(pos[0]) + " " + quoteJSON(head) + " " + formatPositional(rest))
+		b.WriteString(" " + formatPositional(pos[0]) + " " + QuoteJSON(head) + " " + formatPositional(rest))
 		pos = nil
 	}
 	for _, p := range pos {

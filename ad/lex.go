@@ -1,4 +1,4 @@
-package compat
+package ad
 
 import (
 	"encoding/json"
@@ -24,9 +24,9 @@ func isJSSpace(r rune) bool {
 	return r >= 0x2000 && r <= 0x200a
 }
 
-// isLineTerminator reports whether r ends a line for JavaScript's "." in a
+// IsLineTerminator reports whether r ends a line for JavaScript's "." in a
 // regular expression.
-func isLineTerminator(r rune) bool {
+func IsLineTerminator(r rune) bool {
 	return r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029
 }
 
@@ -185,11 +185,11 @@ func scanQuoted(l srcLine, start int) (string, int, error) {
 	return v, end + 1, nil
 }
 
-// quoteJSON is JavaScript's JSON.stringify for a string: only '"', '\\' and
+// QuoteJSON is JavaScript's JSON.stringify for a string: only '"', '\\' and
 // control characters are escaped (\b \f \n \r \t, others as \u00xx), so
 // non-ASCII text, '<', '&' and U+2028 stay as written. Invalid UTF-8 bytes
 // become U+FFFD, as they do when agent-device reads such a file.
-func quoteJSON(s string) string {
+func QuoteJSON(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
@@ -270,7 +270,7 @@ func formatPositional(s string) string {
 	if isNumericArg(s) || (strings.HasPrefix(s, "@") && isBareWord(s)) {
 		return s
 	}
-	return quoteJSON(s)
+	return QuoteJSON(s)
 }
 
 // formatValue writes a flag or header value: bare when it reads back as
@@ -279,5 +279,5 @@ func formatValue(s string) string {
 	if isBareWord(s) {
 		return s
 	}
-	return quoteJSON(s)
+	return QuoteJSON(s)
 }

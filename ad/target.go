@@ -1,4 +1,4 @@
-package compat
+package ad
 
 import (
 	"bytes"
@@ -78,7 +78,7 @@ type TargetPair struct {
 	Destination TargetEvidence `json:"destination"`
 }
 
-// Normalizer turns text into Unicode NFC. compat may import only canonical
+// Normalizer turns text into Unicode NFC. ad may import only canonical
 // and the standard library, and NFC needs golang.org/x/text, so the caller
 // supplies it (cmd/flow: norm.NFC.String). Without one, text is kept as
 // written: that is exact for every string below U+0300 (always NFC), and
@@ -149,7 +149,7 @@ func matchAnnotation(trimmed string) (annotationKind, string, int) {
 		}
 		payload = strings.TrimLeftFunc(after, isJSSpace)
 		// ".*" does not cross a line terminator: such a line is no match.
-		if strings.IndexFunc(payload, isLineTerminator) >= 0 {
+		if strings.IndexFunc(payload, IsLineTerminator) >= 0 {
 			return notAnnotation, "", 0
 		}
 	}
@@ -465,7 +465,7 @@ func writeJS(b *strings.Builder, v any) {
 		}
 		b.WriteString(canonical.FormatNumber(t))
 	case string:
-		b.WriteString(quoteJSON(t))
+		b.WriteString(QuoteJSON(t))
 	case []any:
 		b.WriteByte('[')
 		for i, e := range t {
@@ -486,7 +486,7 @@ func writeJS(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(quoteJSON(k))
+			b.WriteString(QuoteJSON(k))
 			b.WriteByte(':')
 			writeJS(b, t[k])
 		}
@@ -510,7 +510,7 @@ func EncodeTarget(t TargetEvidence) string {
 			return
 		}
 		sep()
-		b.WriteString(`"` + key + `":` + quoteJSON(v))
+		b.WriteString(`"` + key + `":` + QuoteJSON(v))
 	}
 	str("id", t.ID, false)
 	str("role", t.Role, true)
@@ -521,9 +521,9 @@ func EncodeTarget(t TargetEvidence) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(`{"role":` + quoteJSON(a.Role))
+		b.WriteString(`{"role":` + QuoteJSON(a.Role))
 		if a.Label != "" {
-			b.WriteString(`,"label":` + quoteJSON(a.Label))
+			b.WriteString(`,"label":` + QuoteJSON(a.Label))
 		}
 		b.WriteByte('}')
 	}
@@ -531,12 +531,12 @@ func EncodeTarget(t TargetEvidence) string {
 	b.WriteString(`,"sibling":` + strconv.FormatInt(t.Sibling, 10))
 	b.WriteString(`,"viewportOrder":` + strconv.FormatInt(t.ViewportOrder, 10))
 	if r := t.ScrollRegion; r != nil {
-		b.WriteString(`,"scrollRegion":{"role":` + quoteJSON(r.Role))
+		b.WriteString(`,"scrollRegion":{"role":` + QuoteJSON(r.Role))
 		if r.ID != "" {
-			b.WriteString(`,"id":` + quoteJSON(r.ID))
+			b.WriteString(`,"id":` + QuoteJSON(r.ID))
 		}
 		if r.Label != "" {
-			b.WriteString(`,"label":` + quoteJSON(r.Label))
+			b.WriteString(`,"label":` + QuoteJSON(r.Label))
 		}
 		b.WriteByte('}')
 	}

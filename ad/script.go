@@ -1,4 +1,4 @@
-package compat
+package ad
 
 import (
 	"regexp"
@@ -293,8 +293,8 @@ func firstWord(s string) string {
 	return s
 }
 
-// isEnvKey is ^[A-Z_][A-Z0-9_]*$.
-func isEnvKey(k string) bool {
+// IsEnvKey is an env directive key: ^[A-Z_][A-Z0-9_]*$.
+func IsEnvKey(k string) bool {
 	if k == "" {
 		return false
 	}
@@ -319,7 +319,7 @@ func parseEnvLine(l srcLine) (EnvVar, error) {
 			WithHint("write env APP_ID=com.example.app")
 	}
 	key := body[:eq]
-	if !isEnvKey(key) {
+	if !IsEnvKey(key) {
 		return EnvVar{}, l.errorf(bodyOff, `Invalid env key %q on line %d: keys must be uppercase letters, digits, and underscores (e.g. APP_ID).`, key, l.n).
 			WithHint("rename the key, e.g. env " + envKeySuggestion(key) + "=...")
 	}

@@ -1,4 +1,4 @@
-package compat
+package ad
 
 import (
 	"reflect"
@@ -97,7 +97,7 @@ func TestQuoteJSON(t *testing.T) {
 		"id=\"x\" || y": `"id=\"x\" || y"`,
 		"\xff":          "\"\ufffd\"",
 	} {
-		if got := quoteJSON(in); got != want {
+		if got := QuoteJSON(in); got != want {
 			t.Errorf("quoteJSON(%q) = %s, want %s", in, got, want)
 		}
 	}
