@@ -7,56 +7,46 @@ import static org.junit.Assert.assertTrue;
 import org.junit.Test;
 
 /**
- * Settle's quiet detection on the JVM's clock. Only lower bounds on the
- * time taken are asserted, so a slow machine cannot fail them.
+ * Settle's quiet detection, on a clock the tests move: no assertion
+ * depends on how the threads are scheduled, so a loaded machine cannot
+ * fail them.
  */
 public class EventCounterTest {
-    static final TouchInjector.Clock WALL = new TouchInjector.Clock() {
-        public long uptimeMillis() {
-            return System.nanoTime() / 1000000;
-        }
-
-        public void sleepUntil(long t) throws InterruptedException {
-            Thread.sleep(Math.max(0, t - uptimeMillis()));
-        }
-    };
-
-    /** Posts an event every 5 ms until stopped. */
-    static Thread busyScreen(final EventCounter c, final long forMs) {
-        Thread t = new Thread(new Runnable() {
-            public void run() {
-                long end = WALL.uptimeMillis() + forMs;
-                while (WALL.uptimeMillis() < end) {
-                    c.changed();
-                    try {
-                        Thread.sleep(5);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }
-        });
-        t.start();
-        return t;
-    }
-
     @Test
     public void countsEachChange() {
-        EventCounter c = new EventCounter(WALL);
+        EventCounter c = new EventCounter(new ManualClock());
         assertEquals(0, c.seq());
         c.changed();
         c.changed();
         assertEquals(2, c.seq());
     }
 
+    /**
+     * Quiet that began before the call counts: 300 ms after the last event,
+     * a wait for 250 ms of quiet returns at once. The test's clock stands
+     * still, so a wait that began counting at the call would never end
+     * (the join below gives up and the test fails).
+     */
     @Test
     public void aScreenQuietForLongerSettlesAtOnce() throws Exception {
-        EventCounter c = new EventCounter(WALL);
-        Thread.sleep(300);
-        long start = WALL.uptimeMillis();
-        assertTrue(c.waitForQuiet(250, 5000));
-        // Waiting for 250 ms of fresh quiet would take at least that long.
-        assertTrue("waited " + (WALL.uptimeMillis() - start) + " ms", WALL.uptimeMillis() - start < 250);
+        final ManualClock clock = new ManualClock();
+        final EventCounter c = new EventCounter(clock);
+        clock.set(300);
+        final boolean[] result = new boolean[1];
+        Thread waiter = new Thread(new Runnable() {
+            public void run() {
+                try {
+                    result[0] = c.waitForQuiet(250, 5000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        waiter.setDaemon(true);
+        waiter.start();
+        waiter.join(10000);
+        assertFalse("still waiting for quiet that had already lasted 300 ms", waiter.isAlive());
+        assertTrue(result[0]);
     }
 
     /** A clock that moves only when the test moves it. */
@@ -113,14 +103,39 @@ public class EventCounterTest {
         assertEquals(21, c.seq());
     }
 
+    /**
+     * A screen that changes every 5 ms of the test's clock never gives
+     * 100 ms of quiet, so the wait ends at its 200 ms deadline with false.
+     * On a manual clock: a wall-clock version failed on a loaded machine
+     * when the busy thread was starved for 100 ms and the screen looked
+     * quiet.
+     */
     @Test
     public void timesOutOnAScreenThatNeverStops() throws Exception {
-        EventCounter c = new EventCounter(WALL);
-        Thread screen = busyScreen(c, 1000);
-        long start = WALL.uptimeMillis();
-        assertFalse(c.waitForQuiet(100, 200));
-        assertTrue(WALL.uptimeMillis() - start >= 200);
-        screen.interrupt();
-        screen.join();
+        final ManualClock clock = new ManualClock();
+        final EventCounter c = new EventCounter(clock);
+        final long[] span = new long[2];
+        final boolean[] result = new boolean[] {true};
+        Thread waiter = new Thread(new Runnable() {
+            public void run() {
+                try {
+                    span[0] = clock.uptimeMillis();
+                    result[0] = c.waitForQuiet(100, 200);
+                    span[1] = clock.uptimeMillis();
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        waiter.start();
+        for (long t = 0; waiter.isAlive() && t < 1000000; t += 5) {
+            clock.set(t);
+            c.changed();
+            waiter.join(0, 100000);
+        }
+        waiter.join(10000);
+        assertFalse("the wait still runs", waiter.isAlive());
+        assertFalse("a screen changing every 5 ms was called quiet", result[0]);
+        assertTrue("gave up after " + (span[1] - span[0]) + " ms, before its 200 ms", span[1] - span[0] >= 200);
     }
 }
