@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/flow-runner/flow/canonical"
 )
 
 // query is a selector with its templates evaluated and its regular
@@ -26,7 +28,16 @@ type query struct {
 	childOf             *query
 	containsDescendants []*query
 	traits              []string
+	css                 *cssQuery
 	anyOf               []*query // tried in order when this one matches nothing
+}
+
+// cssQuery is a css selector and what the page answered for it on the
+// current screen read (run.resolveCSS fills hits before every match).
+type cssQuery struct {
+	sel  string
+	pos  canonical.Pos
+	hits []*Node
 }
 
 // pattern is a Java-style regex matched in full, case-insensitively, with
@@ -168,6 +179,9 @@ func (q *query) findOwn(f *flat) []int {
 			add(filterNodes(f, scope, func(i int) bool { return get(f.nodes[i]) == want }))
 		}
 	}
+	if q.css != nil {
+		add(q.deepest(f, scope, q.cssFilter))
+	}
 	out := scope
 	if len(lists) > 0 {
 		out = intersect(lists)
@@ -239,6 +253,24 @@ func (q *query) idFilter(f *flat, scope []int) []int {
 		}
 	}
 	return append(exact, suffix...)
+}
+
+// cssFilter keeps the nodes the page's CSS query returned. Maestro's
+// Filters.css compares each hierarchy node, without its children, with the
+// nodes maestro-web.js queryCss built for the matched elements (the same
+// attributes the hierarchy has: text, bounds, id, ...); flow compares the
+// same way, so two elements the hierarchy cannot tell apart (same text,
+// id and bounds) match together, as in Maestro.
+func (q *query) cssFilter(f *flat, scope []int) []int {
+	return filterNodes(f, scope, func(i int) bool {
+		n := f.nodes[i]
+		for _, h := range q.css.hits {
+			if sameAttributes(n, h) && sameRect(n.Bounds, h.Bounds) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // deepest replaces each match by its deepest matching descendant: a parent
@@ -395,6 +427,9 @@ func (q *query) describe() string {
 		parts = append(parts, fmt.Sprintf("Index: %d", *q.index))
 	}
 	rel("Child of:", q.childOf)
+	if q.css != nil {
+		parts = append(parts, "CSS: "+q.css.sel)
+	}
 	own := "any element"
 	if len(parts) > 0 {
 		own = strings.Join(parts, ", ")
