@@ -108,13 +108,20 @@ func (q *query) findOwn(f *flat) []int {
 	}
 	var lists [][]int
 	add := func(l []int) { lists = append(lists, l) }
-	if q.text != nil {
+	if q.css != nil {
+		// The current Maestro, the only one with css, takes the deepest
+		// match of all the basic filters together (text, id, size,
+		// traits, the state flags and css: Orchestra.buildFilter's
+		// basicFilters), then intersects it with the relative filters.
+		add(q.deepest(f, scope, q.basicFilter))
+	}
+	if q.text != nil && q.css == nil {
 		add(q.deepest(f, scope, q.textFilter))
 	}
-	if q.id != nil {
+	if q.id != nil && q.css == nil {
 		add(q.deepest(f, scope, q.idFilter))
 	}
-	if q.width != nil || q.height != nil {
+	if (q.width != nil || q.height != nil) && q.css == nil {
 		add(filterNodes(f, scope, func(i int) bool { return q.sizeMatches(f.nodes[i]) }))
 	}
 	for _, rel := range []struct {
@@ -162,25 +169,10 @@ func (q *query) findOwn(f *flat) []int {
 			return true
 		}))
 	}
-	if len(q.traits) > 0 {
-		add(filterNodes(f, scope, func(i int) bool { return q.traitsMatch(f.nodes[i]) }))
-	}
-	for _, flag := range []struct {
-		want *bool
-		get  func(*Node) bool
-	}{
-		{q.enabled, func(n *Node) bool { return n.Enabled }},
-		{q.selected, func(n *Node) bool { return n.Selected }},
-		{q.checked, func(n *Node) bool { return n.Checked }},
-		{q.focused, func(n *Node) bool { return n.Focused }},
-	} {
-		if flag.want != nil {
-			want, get := *flag.want, flag.get
-			add(filterNodes(f, scope, func(i int) bool { return get(f.nodes[i]) == want }))
+	if q.css == nil {
+		for _, keep := range q.flagFilters(f) {
+			add(filterNodes(f, scope, keep))
 		}
-	}
-	if q.css != nil {
-		add(q.deepest(f, scope, q.cssFilter))
 	}
 	out := scope
 	if len(lists) > 0 {
@@ -253,6 +245,49 @@ func (q *query) idFilter(f *flat, scope []int) []int {
 		}
 	}
 	return append(exact, suffix...)
+}
+
+// flagFilters are the traits and state-flag filters the selector has.
+func (q *query) flagFilters(f *flat) []func(int) bool {
+	var out []func(int) bool
+	if len(q.traits) > 0 {
+		out = append(out, func(i int) bool { return q.traitsMatch(f.nodes[i]) })
+	}
+	for _, flag := range []struct {
+		want *bool
+		get  func(*Node) bool
+	}{
+		{q.enabled, func(n *Node) bool { return n.Enabled }},
+		{q.selected, func(n *Node) bool { return n.Selected }},
+		{q.checked, func(n *Node) bool { return n.Checked }},
+		{q.focused, func(n *Node) bool { return n.Focused }},
+	} {
+		if flag.want != nil {
+			want, get := *flag.want, flag.get
+			out = append(out, func(i int) bool { return get(f.nodes[i]) == want })
+		}
+	}
+	return out
+}
+
+// basicFilter is every non-relative filter of a selector with css at once,
+// in Maestro's order: text, id, size, traits, the flags, css.
+func (q *query) basicFilter(f *flat, scope []int) []int {
+	var lists [][]int
+	if q.text != nil {
+		lists = append(lists, q.textFilter(f, scope))
+	}
+	if q.id != nil {
+		lists = append(lists, q.idFilter(f, scope))
+	}
+	if q.width != nil || q.height != nil {
+		lists = append(lists, filterNodes(f, scope, func(i int) bool { return q.sizeMatches(f.nodes[i]) }))
+	}
+	for _, keep := range q.flagFilters(f) {
+		lists = append(lists, filterNodes(f, scope, keep))
+	}
+	lists = append(lists, q.cssFilter(f, scope))
+	return intersect(lists)
 }
 
 // cssFilter keeps the nodes the page's CSS query returned. Maestro's
