@@ -90,6 +90,10 @@ type Selector struct {
 	ChildOf             *Selector   `json:"childOf,omitempty"`
 	ContainsDescendants []*Selector `json:"containsDescendants,omitempty"`
 	Traits              []string    `json:"traits,omitempty"`
+	// CSS is a CSS selector run in the page (the current Maestro's css,
+	// web only): an element matches when it is one the page's
+	// querySelectorAll returns. Devices without a DOM cannot answer it.
+	CSS *Template `json:"css,omitempty"`
 	// AnyOf are further selectors tried in order, on the same screen read,
 	// when this one matches nothing: .ad's "a || b". Maestro has no such
 	// form, so only .ad input and the CLI produce it.

@@ -779,6 +779,9 @@ func (w *adWriter) selector(s *canonical.Selector, what string) (adSelector, []s
 	if len(s.Traits) > 0 {
 		why = append(why, pre+"traits: .ad selectors have no traits")
 	}
+	if s.CSS != nil {
+		why = append(why, fmt.Sprintf("%scss %q: .ad selectors have no CSS selector; select the element by id= or text= (its id, aria-label, name or text on the page)", pre, s.CSS.Raw))
+	}
 	var rel []string
 	for _, r := range []struct {
 		key string

@@ -452,6 +452,9 @@ func selectorFields(s *canonical.Selector) (yMap, []string) {
 	if len(s.Traits) > 0 {
 		m.add("traits", yStr(strings.Join(s.Traits, " ")))
 	}
+	if s.CSS != nil {
+		m.add("css", yStr(s.CSS.Raw))
+	}
 	if len(m) == 0 {
 		why = append(why, "the selector is empty")
 	}

@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -316,6 +317,11 @@ func (r *run) gone(ctx context.Context, q *query, timeout time.Duration) (bool, 
 	deadline := r.clock.Now().Add(timeout)
 	for {
 		f, _, err := r.find(ctx, q, 500*time.Millisecond)
+		if errors.Is(err, errNoDOM) {
+			// Maestro's css matches nothing without a DOM: absent.
+			r.warnNoDOM(err)
+			return true, nil
+		}
 		if err != nil {
 			return false, err
 		}
@@ -605,6 +611,11 @@ func (r *run) condition(ctx context.Context, c *canonical.Condition) (bool, erro
 			return false, err
 		}
 		f, _, err := r.find(ctx, q, r.adjusted(r.cfg.OptionalLookupTimeout))
+		if errors.Is(err, errNoDOM) {
+			// Maestro's css matches nothing without a DOM: not visible.
+			r.warnNoDOM(err)
+			return false, nil
+		}
 		if err != nil || f == nil {
 			return false, err
 		}

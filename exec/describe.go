@@ -161,6 +161,9 @@ func describeSelector(s *canonical.Selector) string {
 	if s.Index != nil {
 		rel = append(rel, "Index: "+s.Index.Raw)
 	}
+	if s.CSS != nil {
+		rel = append(rel, "CSS: "+s.CSS.Raw)
+	}
 	if len(rel) == 0 {
 		return text
 	}

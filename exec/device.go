@@ -131,6 +131,20 @@ type Settled struct {
 	Opaque bool
 }
 
+// DOMQuerier is a device whose screen is a web page, which can run a CSS
+// selector there: the current Maestro's css selector
+// (OnDeviceElementQuery.Css, which only CdpWebDriver answers; every other
+// Maestro driver returns no elements). Devices without a DOM do not
+// implement it.
+type DOMQuerier interface {
+	// QueryCSS runs document.querySelectorAll(selector) and returns the
+	// matched elements the hierarchy holds, each as Hierarchy would show
+	// it but without children; matched elements Hierarchy leaves out
+	// (not rendered, clipped away) are not returned. A selector the page
+	// refuses is INVALID_ARGS naming it.
+	QueryCSS(ctx context.Context, selector string) ([]*Node, error)
+}
+
 // AppViewports is a device that knows an app's interaction viewport
 // without launching it or touching the screen (sim holds every installed
 // app model). flow test plans a flow's statically known coordinate

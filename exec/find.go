@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -74,7 +75,81 @@ func (r *run) compile(ctx context.Context, s *canonical.Selector) (*query, error
 		}
 		q.anyOf = append(q.anyOf, aq)
 	}
+	if s.CSS != nil {
+		v, err := r.str(ctx, *s.CSS)
+		if err != nil {
+			return nil, err
+		}
+		q.css = &cssQuery{sel: v, pos: s.CSS.Pos}
+	}
 	return q, nil
+}
+
+// errNoDOM marks the UNSUPPORTED_OPERATION of a css selector on a device
+// without a DOM. Maestro's non-web drivers answer every css query with no
+// elements (Driver.queryOnDeviceElements' default), so there the selector
+// matches nothing: a lookup that needs the element fails (Maestro: "Element
+// not found" after the whole timeout; flow at once, saying why), one that
+// needs it absent holds (gone and conditions test for errNoDOM).
+var errNoDOM = errors.New("the device has no DOM")
+
+// warnNoDOM says, where a css selector on a device without a DOM counts as
+// absent rather than failing the step, that it did.
+func (r *run) warnNoDOM(err error) {
+	if ce, ok := canonical.AsError(err); ok {
+		r.log(fmt.Sprintf("warning: %s: %s; it counts as not visible, as in Maestro", ce.Pos, ce.Message))
+	}
+}
+
+// cssQueries lists q's css selectors: its own, its anchors' and its
+// alternatives'.
+func (q *query) cssQueries() []*cssQuery {
+	if q == nil {
+		return nil
+	}
+	var out []*cssQuery
+	if q.css != nil {
+		out = append(out, q.css)
+	}
+	for _, sub := range []*query{q.below, q.above, q.leftOf, q.rightOf, q.containsChild, q.childOf} {
+		out = append(out, sub.cssQueries()...)
+	}
+	for _, sub := range append(append([]*query{}, q.containsDescendants...), q.anyOf...) {
+		out = append(out, sub.cssQueries()...)
+	}
+	return out
+}
+
+// resolveCSS runs q's css selectors in the page for the screen just read,
+// each distinct selector once, as Maestro's Filters.css queries the
+// device while it filters a hierarchy it read just before.
+func (r *run) resolveCSS(ctx context.Context, q *query) error {
+	all := q.cssQueries()
+	if len(all) == 0 {
+		return nil
+	}
+	dq, ok := r.dev.(DOMQuerier)
+	if !ok {
+		return errorf(canonical.CodeUnsupportedOperation, "the css selector %q is not supported on %s: only a web page has a DOM to run it in", all[0].sel, r.info.Platform).
+			At(all[0].pos).With("selector", q.describe()).Wrap(errNoDOM).
+			WithHint("select the element by text or id on this device, or guard the step with when: {platform: Web}")
+	}
+	answered := map[string][]*Node{}
+	for _, c := range all {
+		hits, done := answered[c.sel]
+		if !done {
+			var err error
+			if hits, err = dq.QueryCSS(ctx, c.sel); err != nil {
+				if ce, ok := canonical.AsError(err); ok && ce.Code == canonical.CodeInvalidArgs && !ce.Pos.Known() {
+					ce.At(c.pos)
+				}
+				return deviceErr(err, "run the css selector "+quoted(c.sel))
+			}
+			answered[c.sel] = hits
+		}
+		c.hits = hits
+	}
+	return nil
 }
 
 // screen is one read of the device: the pruned hierarchy, flattened.
@@ -114,6 +189,12 @@ func (r *run) find(ctx context.Context, q *query, timeout time.Duration) (*found
 		scr, err := r.read(ctx)
 		if err != nil {
 			return nil, nil, err
+		}
+		if err := r.resolveCSS(ctx, q); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, nil, interrupted(cerr)
+			}
+			return nil, scr, err
 		}
 		if err := ctx.Err(); err != nil {
 			// Ctrl-C came while the device answered: the read may be the

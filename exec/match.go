@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/flow-runner/flow/canonical"
 )
 
 // query is a selector with its templates evaluated and its regular
@@ -26,7 +28,16 @@ type query struct {
 	childOf             *query
 	containsDescendants []*query
 	traits              []string
+	css                 *cssQuery
 	anyOf               []*query // tried in order when this one matches nothing
+}
+
+// cssQuery is a css selector and what the page answered for it on the
+// current screen read (run.resolveCSS fills hits before every match).
+type cssQuery struct {
+	sel  string
+	pos  canonical.Pos
+	hits []*Node
 }
 
 // pattern is a Java-style regex matched in full, case-insensitively, with
@@ -97,13 +108,20 @@ func (q *query) findOwn(f *flat) []int {
 	}
 	var lists [][]int
 	add := func(l []int) { lists = append(lists, l) }
-	if q.text != nil {
+	if q.css != nil {
+		// The current Maestro, the only one with css, takes the deepest
+		// match of all the basic filters together (text, id, size,
+		// traits, the state flags and css: Orchestra.buildFilter's
+		// basicFilters), then intersects it with the relative filters.
+		add(q.deepest(f, scope, q.basicFilter))
+	}
+	if q.text != nil && q.css == nil {
 		add(q.deepest(f, scope, q.textFilter))
 	}
-	if q.id != nil {
+	if q.id != nil && q.css == nil {
 		add(q.deepest(f, scope, q.idFilter))
 	}
-	if q.width != nil || q.height != nil {
+	if (q.width != nil || q.height != nil) && q.css == nil {
 		add(filterNodes(f, scope, func(i int) bool { return q.sizeMatches(f.nodes[i]) }))
 	}
 	for _, rel := range []struct {
@@ -151,21 +169,9 @@ func (q *query) findOwn(f *flat) []int {
 			return true
 		}))
 	}
-	if len(q.traits) > 0 {
-		add(filterNodes(f, scope, func(i int) bool { return q.traitsMatch(f.nodes[i]) }))
-	}
-	for _, flag := range []struct {
-		want *bool
-		get  func(*Node) bool
-	}{
-		{q.enabled, func(n *Node) bool { return n.Enabled }},
-		{q.selected, func(n *Node) bool { return n.Selected }},
-		{q.checked, func(n *Node) bool { return n.Checked }},
-		{q.focused, func(n *Node) bool { return n.Focused }},
-	} {
-		if flag.want != nil {
-			want, get := *flag.want, flag.get
-			add(filterNodes(f, scope, func(i int) bool { return get(f.nodes[i]) == want }))
+	if q.css == nil {
+		for _, keep := range q.flagFilters(f) {
+			add(filterNodes(f, scope, keep))
 		}
 	}
 	out := scope
@@ -239,6 +245,67 @@ func (q *query) idFilter(f *flat, scope []int) []int {
 		}
 	}
 	return append(exact, suffix...)
+}
+
+// flagFilters are the traits and state-flag filters the selector has.
+func (q *query) flagFilters(f *flat) []func(int) bool {
+	var out []func(int) bool
+	if len(q.traits) > 0 {
+		out = append(out, func(i int) bool { return q.traitsMatch(f.nodes[i]) })
+	}
+	for _, flag := range []struct {
+		want *bool
+		get  func(*Node) bool
+	}{
+		{q.enabled, func(n *Node) bool { return n.Enabled }},
+		{q.selected, func(n *Node) bool { return n.Selected }},
+		{q.checked, func(n *Node) bool { return n.Checked }},
+		{q.focused, func(n *Node) bool { return n.Focused }},
+	} {
+		if flag.want != nil {
+			want, get := *flag.want, flag.get
+			out = append(out, func(i int) bool { return get(f.nodes[i]) == want })
+		}
+	}
+	return out
+}
+
+// basicFilter is every non-relative filter of a selector with css at once,
+// in Maestro's order: text, id, size, traits, the flags, css.
+func (q *query) basicFilter(f *flat, scope []int) []int {
+	var lists [][]int
+	if q.text != nil {
+		lists = append(lists, q.textFilter(f, scope))
+	}
+	if q.id != nil {
+		lists = append(lists, q.idFilter(f, scope))
+	}
+	if q.width != nil || q.height != nil {
+		lists = append(lists, filterNodes(f, scope, func(i int) bool { return q.sizeMatches(f.nodes[i]) }))
+	}
+	for _, keep := range q.flagFilters(f) {
+		lists = append(lists, filterNodes(f, scope, keep))
+	}
+	lists = append(lists, q.cssFilter(f, scope))
+	return intersect(lists)
+}
+
+// cssFilter keeps the nodes the page's CSS query returned. Maestro's
+// Filters.css compares each hierarchy node, without its children, with the
+// nodes maestro-web.js queryCss built for the matched elements (the same
+// attributes the hierarchy has: text, bounds, id, ...); flow compares the
+// same way, so two elements the hierarchy cannot tell apart (same text,
+// id and bounds) match together, as in Maestro.
+func (q *query) cssFilter(f *flat, scope []int) []int {
+	return filterNodes(f, scope, func(i int) bool {
+		n := f.nodes[i]
+		for _, h := range q.css.hits {
+			if sameAttributes(n, h) && sameRect(n.Bounds, h.Bounds) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // deepest replaces each match by its deepest matching descendant: a parent
@@ -395,6 +462,9 @@ func (q *query) describe() string {
 		parts = append(parts, fmt.Sprintf("Index: %d", *q.index))
 	}
 	rel("Child of:", q.childOf)
+	if q.css != nil {
+		parts = append(parts, "CSS: "+q.css.sel)
+	}
 	own := "any element"
 	if len(parts) > 0 {
 		own = strings.Join(parts, ", ")

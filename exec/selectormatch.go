@@ -29,6 +29,12 @@ func MatchSelector(tree *Node, s *canonical.Selector) ([]*Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cs := q.cssQueries(); len(cs) > 0 {
+		// A css selector is answered by the page, not by the hierarchy
+		// this matcher holds.
+		return nil, canonical.Errorf(canonical.CodeUnsupportedOperation, "the css selector %q can only be matched in the page", cs[0].sel).
+			WithHint("run the flow on the web device to use css; here select the element by text or id")
+	}
 	f := flatten(tree)
 	var out []*Node
 	for _, i := range q.find(f) {

@@ -418,7 +418,7 @@ func hasSelectorFields(s *canonical.Selector) bool {
 	return s.Text != nil || s.ID != nil || s.Index != nil || s.Below != nil || s.Above != nil ||
 		s.LeftOf != nil || s.RightOf != nil || s.ContainsChild != nil || s.ChildOf != nil ||
 		len(s.ContainsDescendants) > 0 || s.Width != nil || s.Height != nil || len(s.Traits) > 0 ||
-		s.Enabled != nil || s.Selected != nil || s.Checked != nil || s.Focused != nil
+		s.Enabled != nil || s.Selected != nil || s.Checked != nil || s.Focused != nil || s.CSS != nil
 }
 
 // point reads a tap point. A literal point is checked now with Maestro's

@@ -283,7 +283,7 @@ func errText(err error) string {
 // parse reads the two documents of a flow file: the header and the command
 // list (maestro-reference §3.1).
 func (l *Loader) parse(file string, data []byte) *canonical.Flow {
-	d := &decoder{file: file, ctx: l.ctx}
+	d := &decoder{file: file, ctx: l.ctx, version: l.version}
 	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
 	docs, err := documents(data)
 	if (err == nil && len(docs) > 0 && namesApp(docs[0])) || (err != nil && headerNamesApp(data)) {

@@ -30,6 +30,9 @@ type decoder struct {
 	visits  map[*yaml.Node]int
 	tooMany bool
 	warned  map[string]bool
+	// version is the Maestro the flow is read as; it decides the selector
+	// keys (css is the current Maestro's). Zero reads as the current one.
+	version canonical.MaestroVersion
 }
 
 // maxVisits is how often aliases may make the loader decode one mapping.

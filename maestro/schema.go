@@ -1174,7 +1174,8 @@ func SchemaFor(v canonical.MaestroVersion) ([]byte, error) {
 
 // schema139 derives 1.39's schema from the embedded one by removing the
 // current Maestro's commands from the command mapping, its key list and
-// the bare commands; their definitions stay, unreferenced.
+// the bare commands (their definitions stay, unreferenced), and the
+// current Maestro's selector keys from the selector mappings.
 func schema139() ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(schemaJSON, &doc); err != nil {
@@ -1205,6 +1206,15 @@ func schema139() ([]byte, error) {
 	}
 	if bare, ok := defs["bareCommand"].(map[string]any); ok {
 		without(bare)
+	}
+	// The selector keys 1.39.10's YamlElementSelector lacks (css).
+	for _, name := range []string{"selectorMapping", "tapSelectorMapping"} {
+		def, _ := defs[name].(map[string]any)
+		if props, ok := def["properties"].(map[string]any); ok {
+			for _, k := range currentSelectorKeys() {
+				delete(props, k)
+			}
+		}
 	}
 	data, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {

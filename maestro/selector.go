@@ -13,7 +13,27 @@ import (
 func selectorKeys() []string {
 	return []string{"text", "id", "index", "width", "height", "tolerance", "enabled", "selected", "checked",
 		"focused", "below", "above", "leftOf", "rightOf", "containsChild", "containsDescendants", "childOf",
-		"traits", "optional"}
+		"traits", "optional", "css"}
+}
+
+// currentSelectorKeys are the selector keys of the current Maestro that
+// 1.39.10's YamlElementSelector lacks: css came with Maestro PR #2537
+// ("[Web] CSS/DOM selector", June 2025), after 1.39.10, whose Jackson
+// reader refuses a key it has no field for.
+func currentSelectorKeys() []string { return []string{"css"} }
+
+// selectorKeysFor are the selector keys Maestro version v reads.
+func selectorKeysFor(v canonical.MaestroVersion) []string {
+	if v != canonical.Maestro139 {
+		return selectorKeys()
+	}
+	var out []string
+	for _, k := range selectorKeys() {
+		if !contains(currentSelectorKeys(), k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // selector reads a selector union: a scalar is a text regex (tapOn: 2022
@@ -45,7 +65,15 @@ func (d *decoder) selector(n *yaml.Node, what string, extra []string) (*canonica
 	if err != nil {
 		return nil, nil, false, err
 	}
-	allowed := append(selectorKeys(), extra...)
+	allowed := append(selectorKeysFor(d.version), extra...)
+	if d.version == canonical.Maestro139 {
+		for _, p := range ps {
+			if contains(currentSelectorKeys(), p.key) {
+				return nil, nil, false, d.errorf(p.keyN, "unknown key %q in %s: %s is a selector key of Maestro %s, not of 1.39, which this run follows", p.key, what, p.key, canonical.MaestroCurrent).
+					WithHint("drop --maestro-version 1.39 (or FLOW_MAESTRO_VERSION, or maestroVersion in the workspace config) to use it")
+			}
+		}
+	}
 	if err := d.checkKeys(what, ps, allowed); err != nil {
 		return nil, nil, false, err
 	}
@@ -116,6 +144,13 @@ func (d *decoder) selectorField(sel *canonical.Selector, p pair, optional *bool)
 		sel.ContainsDescendants, err = d.selectorList(p.value)
 	case "traits":
 		sel.Traits, err = d.traits(p.value)
+	case "css":
+		// Maestro's YamlElementSelector.css is a String, so a number is
+		// its text; ElementSelector.evaluateScripts interpolates ${...}.
+		if sel.CSS, err = d.templatePtr(p.value, "css"); err == nil && strings.TrimSpace(sel.CSS.Raw) == "" {
+			err = d.errorf(p.value, "css is empty: it needs a CSS selector").
+				WithHint(`css: "button.primary" (any selector document.querySelectorAll accepts)`)
+		}
 	case "optional":
 		*optional, err = d.boolean(p.value, "optional")
 	}

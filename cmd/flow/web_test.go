@@ -19,8 +19,8 @@ import (
 // needBrowser skips without a local chromium and chromedriver, or fails
 // when FLOW_REQUIRE_BROWSER=1 (CI), holds the machine's browser lock for
 // the test (see internal/browsertest), and serves the web test pages: the
-// login form of exec/webdriver/testdata and a page whose text appears
-// after 2 s.
+// login form and the css page of exec/webdriver/testdata and a page whose
+// text appears after 2 s.
 func needBrowser(t *testing.T) string {
 	t.Helper()
 	browsertest.Require(t)
@@ -31,6 +31,7 @@ func needBrowser(t *testing.T) string {
 	t.Cleanup(unlock)
 	mux := http.NewServeMux()
 	mux.Handle("/login.html", http.FileServer(http.Dir("../../exec/webdriver/testdata")))
+	mux.Handle("/css.html", http.FileServer(http.Dir("../../exec/webdriver/testdata")))
 	mux.HandleFunc("/slow.html", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><meta name="viewport" content="width=device-width"><p id="state">Waiting</p>
 <script>setTimeout(() => { document.getElementById('state').textContent = 'Ready' }, 2000)</script>`)

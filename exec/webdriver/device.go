@@ -366,6 +366,36 @@ func (d *Device) Hierarchy(ctx context.Context) (*exec.Node, error) {
 	return root, err
 }
 
+// QueryCSS runs a CSS selector in the page (exec.DOMQuerier; Maestro's
+// CdpWebDriver.queryCss) in one round trip and returns the matched
+// elements the hierarchy holds, as Hierarchy shows them, without
+// children. A selector the page refuses is INVALID_ARGS naming it, with
+// the browser's reason.
+func (d *Device) QueryCSS(ctx context.Context, selector string) ([]*exec.Node, error) {
+	var raw string
+	if err := d.read(ctx, func() error { return d.client.Execute(ctx, cssScript, []any{selector}, true, &raw) }); err != nil {
+		return nil, err
+	}
+	var res struct {
+		Bad  *string    `json:"bad"`
+		Hits []*domNode `json:"hits"`
+	}
+	if err := json.Unmarshal([]byte(raw), &res); err != nil {
+		return nil, canonical.Errorf(canonical.CodeCommandFailed, "the page's answer to the css selector %q could not be read: %v", selector, err).
+			WithHint("the page may have navigated while it was read; the next read usually succeeds")
+	}
+	if res.Bad != nil {
+		return nil, canonical.Errorf(canonical.CodeInvalidArgs, "the css selector %q is not a valid CSS selector: %s", selector, *res.Bad).
+			With("selector", selector).
+			WithHint(`write a selector document.querySelectorAll accepts, e.g. css: "button.primary" or css: "#checkout"`)
+	}
+	out := make([]*exec.Node, len(res.Hits))
+	for i, h := range res.Hits {
+		out[i] = h.node()
+	}
+	return out, nil
+}
+
 // read runs a read-only page script, repeating it up to three times,
 // 100 ms apart, when the page refused it: a script that lands while the
 // page navigates fails ("execution context was destroyed", no body yet)

@@ -29,6 +29,19 @@ package webdriver
 // visible canvas, video or embedded frame is on screen: content whose
 // changes neither the tree nor the change counter (settledScript) sees.
 const hierarchyScript = `
+const MARK = null, HITS = null;
+` + hierarchyWalk + `
+let root = roots.length === 1 && roots[0].c === 'body' ? roots[0] : {b: [0, 0, vw, vh], c: 'body', ch: roots};
+const se = document.scrollingElement;
+if (!root.sc && se && (se.scrollHeight > se.clientHeight + 1)) root.sc = 'vertical';
+return JSON.stringify({w: vw, h: vh, loading: document.readyState !== 'complete', opaque: opaque, root: root});
+`
+
+// hierarchyWalk is the body of hierarchyScript and cssScript: it walks
+// document.body into roots. Where MARK (a Set of elements, or null) holds
+// the element, it also adds the element's node, without its children, to
+// HITS: the node as the hierarchy has it, so the runtime can find it there.
+const hierarchyWalk = `
 const SKIP = new Set(['SCRIPT','NOSCRIPT','BR','IMG','SVG','G','PATH','STYLE','TEMPLATE']);
 const NOVALUE = new Set(['checkbox', 'radio', 'hidden', 'file', 'range', 'color']);
 const active = document.activeElement;
@@ -86,15 +99,33 @@ const walk = (el, clip, out) => {
   if (el === active && el !== document.body) n.f = 1;
   if (scrolls(st.overflowY) && el.scrollHeight > el.clientHeight) n.sc = 'vertical';
   else if (scrolls(st.overflowX) && el.scrollWidth > el.clientWidth) n.sc = 'horizontal';
+  if (MARK !== null && MARK.has(el)) HITS.push(Object.assign({}, n));
   if (kids.length) n.ch = kids;
   out.push(n);
 };
 const roots = [];
 if (document.body) walk(document.body, [-INF, -INF, INF, INF], roots);
-let root = roots.length === 1 && roots[0].c === 'body' ? roots[0] : {b: [0, 0, vw, vh], c: 'body', ch: roots};
-const se = document.scrollingElement;
-if (!root.sc && se && (se.scrollHeight > se.clientHeight + 1)) root.sc = 'vertical';
-return JSON.stringify({w: vw, h: vh, loading: document.readyState !== 'complete', opaque: opaque, root: root});
+`
+
+// cssScript runs the CSS selector arguments[0] in the page (Maestro's
+// maestro-web.js queryCss: document.querySelectorAll) and answers, as a
+// JSON string, {hits}: the matched elements that the hierarchy holds,
+// each as hierarchyScript shows it, without children, in document order.
+// Matched elements the hierarchy leaves out (not rendered, clipped away)
+// are not hits. A selector querySelectorAll refuses (it throws a
+// SyntaxError DOMException) answers {bad: the browser's message}.
+//
+// One script walks the page as hierarchyScript does rather than asking
+// W3C POST /elements with "css selector": that returns element
+// references, and telling which hierarchy node each one is would take a
+// rect request per element and still miss the clipping the hierarchy
+// applies to bounds.
+const cssScript = `
+let MARK;
+try { MARK = new Set(document.querySelectorAll(arguments[0])); } catch (e) { return JSON.stringify({bad: String(e && e.message || e)}); }
+const HITS = [];
+` + hierarchyWalk + `
+return JSON.stringify({hits: HITS});
 `
 
 // settledScript waits until the page has been quiet for arguments[0]
