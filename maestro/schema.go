@@ -804,7 +804,7 @@ func headerCuts() *cutRule { return &cutRule{lists: hookKeys()} }
 
 func itemCuts() *cutRule {
 	return &cutRule{inner: func(name string) *cutRule {
-		if key, ok := blockLists()[name]; ok {
+		if key, ok := blockList(name); ok {
 			return &cutRule{owner: name, lists: []string{key}}
 		}
 		return nil

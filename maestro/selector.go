@@ -45,8 +45,7 @@ func (d *decoder) selector(n *yaml.Node, what string, extra []string) (*canonica
 	if err != nil {
 		return nil, nil, false, err
 	}
-	allowed := append(selectorKeys(), extra...)
-	if err := d.checkKeys(what, ps, allowed); err != nil {
+	if err := d.checkKeysOf(what, ps, selectorKeys(), extra); err != nil {
 		return nil, nil, false, err
 	}
 	extras := map[string]pair{}

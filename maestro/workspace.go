@@ -314,8 +314,10 @@ func (l *Loader) plan(ws *Workspace, opts PlanOptions) (*ExecutionPlan, error) {
 	var loaded []*canonical.Flow
 	var problems []*canonical.Error
 	var broken []BrokenFlow
-	for _, file := range ws.Files {
-		f, err := l.Load(file)
+	ahead := l.prefetch(ws.Files)
+	defer ahead.stop()
+	for i, file := range ws.Files {
+		f, err := l.loadTop(file, ahead.take(i))
 		if l.interrupted() {
 			return nil, l.stop
 		}

@@ -1,0 +1,101 @@
+package maestro_test
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/maestro"
+)
+
+// TestPlanAheadSameAsInOrder: Plan reads and parses a workspace's files
+// ahead on every core (prefetch.go), and must report exactly what
+// loading the same files one by one in order reports: the same
+// problems and warnings in the same order, the same flows. The workspace
+// mixes every way a file can fail, warnings, a subflow that is also a
+// top-level flow (loaded before its turn), a shared subflow and a cycle.
+func TestPlanAheadSameAsInOrder(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("the prefetcher runs only with two cores or more (GOMAXPROCS)")
+	}
+	t.Parallel()
+	kinds := []string{
+		header + "- back\n- tapOn: {id: ok}\n",
+		"appId: a\n- back\n",                                   // no --- line
+		header + "- tapOn: [1\n",                               // invalid YAML
+		header + "- runFlow: w03.yaml\n- back\n",               // w03 loaded before its turn
+		header + "- runFlow: sub/shared.yaml\n",                // shared subflow
+		header + "- runFlow: w05.yaml\n",                       // runs itself
+		header + "- tapOn: {id: a, idx: 1}\n",                  // unknown key
+		header + "- swipe: {direction: UP, duration: -5}\n",    // schema / value problem
+		"appId: a\nnmae: x\n---\n- back\n",                     // header near-miss warning
+		header + "- tapOn: *nope\n",                            // unknown anchor
+		"",                                                     // empty
+		header,                                                 // no commands
+		"appId: a\n---\n- back\n---\n- back\n",                 // three documents
+		header + "- inputText: &a hello\n- inputText: *a\n",    // alias read as text, warned
+		header + "- runFlow: missing.yaml\n",                   // missing subflow
+		header + "- repeat: {times: 2, commands: [back, 5]}\n", // bad nested command
+	}
+	tree := fstest.MapFS{"ws/sub/shared.yaml": {Data: []byte(header + "- back\n- tapOn: x\n")}}
+	for i := range 48 {
+		tree[fmt.Sprintf("ws/w%02d.yaml", i)] = &fstest.MapFile{Data: []byte(kinds[i%len(kinds)])}
+	}
+	// Refused before reading: the prefetcher's error must be the loader's.
+	tree["ws/w48.yaml"] = &fstest.MapFile{Data: make([]byte, maestro.MaxFileSize+1)}
+	ahead := newLoader139(tree)
+	plan, err := ahead.Plan([]string{"ws"}, maestro.PlanOptions{KeepGoing: true})
+	if err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	inOrder := newLoader139(tree)
+	var files []string
+	for i := range 49 {
+		files = append(files, fmt.Sprintf("ws/w%02d.yaml", i))
+	}
+	for _, f := range files {
+		_, _ = inOrder.Load(f)
+	}
+	same := func(what string, got, want []*canonical.Error) {
+		t.Helper()
+		if g, w := errorLines(got), errorLines(want); g != w {
+			t.Errorf("%s differ\nplanned ahead:\n%s\nin order:\n%s", what, g, w)
+		}
+	}
+	same("problems", ahead.Problems(), inOrder.Problems())
+	same("warnings", ahead.Warnings(), inOrder.Warnings())
+	if len(ahead.Problems()) == 0 || len(ahead.Warnings()) == 0 {
+		t.Fatalf("the workspace should have problems and warnings: %d, %d", len(ahead.Problems()), len(ahead.Warnings()))
+	}
+	var got, want []string
+	for _, f := range ahead.Flows() {
+		got = append(got, fmt.Sprintf("%s:%d", f.File, len(f.Commands)))
+	}
+	for _, f := range inOrder.Flows() {
+		want = append(want, fmt.Sprintf("%s:%d", f.File, len(f.Commands)))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("flows differ\nplanned ahead: %v\nin order:      %v", got, want)
+	}
+	if len(plan.Flows)+len(plan.Sequence)+len(plan.Broken) != 49 {
+		t.Errorf("plan holds %d flows and %d broken, want 49 in all", len(plan.Flows)+len(plan.Sequence), len(plan.Broken))
+	}
+	for _, f := range files {
+		_, a := ahead.Recognized(f)
+		_, b := inOrder.Recognized(f)
+		if a != b {
+			t.Errorf("%s: recognized %v planned ahead, %v in order", f, a, b)
+		}
+	}
+}
+
+func errorLines(es []*canonical.Error) string {
+	var b strings.Builder
+	for _, e := range es {
+		fmt.Fprintf(&b, "%s | %s\n", e.Error(), e.Hint)
+	}
+	return b.String()
+}
