@@ -50,6 +50,8 @@ type Loader struct {
 	// recognized holds the text of every file read as a flow whose header
 	// names an app: the only files an error may quote (Recognized).
 	recognized map[string][]byte
+	// scripts is the text of each runScript file read, by path.
+	scripts map[string]string
 	// depths is how deep each loaded flow's blocks nest (chain.go).
 	depths map[*canonical.Flow]int
 	// version is the Maestro semantics flows are read with; versionFixed
@@ -62,7 +64,8 @@ type Loader struct {
 // NewLoader returns a loader reading from src.
 func NewLoader(src Source) *Loader {
 	return &Loader{src: src, flows: map[string]*canonical.Flow{}, failed: map[string]bool{}, ctx: context.Background(),
-		specs: commandSpecsFor(canonical.MaestroCurrent), recognized: map[string][]byte{}, version: canonical.MaestroCurrent}
+		specs: commandSpecsFor(canonical.MaestroCurrent), recognized: map[string][]byte{}, scripts: map[string]string{},
+		version: canonical.MaestroCurrent}
 }
 
 // WithContext makes loading stop once ctx is done: between files, between
