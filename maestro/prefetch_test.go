@@ -1,9 +1,11 @@
 package maestro_test
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -98,4 +100,29 @@ func errorLines(es []*canonical.Error) string {
 		fmt.Fprintf(&b, "%s | %s\n", e.Error(), e.Hint)
 	}
 	return b.String()
+}
+
+// TestDiscoverStopsWhileSkipping: Discover asks Skip about a folder's
+// files on every core; a ctx that ends meanwhile stops it with
+// INTERRUPTED, and few files are asked about after that.
+func TestDiscoverStopsWhileSkipping(t *testing.T) {
+	t.Parallel()
+	tree := fstest.MapFS{}
+	for i := range 200 {
+		tree[fmt.Sprintf("ws/f%03d.yaml", i)] = wsFlow("")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var asked atomic.Int64
+	skip := func(string) bool {
+		if asked.Add(1) == 10 {
+			cancel()
+		}
+		return false
+	}
+	_, err := newLoader139(tree).WithContext(ctx).Discover([]string{"ws"}, maestro.PlanOptions{Skip: skip})
+	interruptedErr(t, err)
+	if n := asked.Load(); n > 10+int64(runtime.GOMAXPROCS(0)) {
+		t.Errorf("Skip was asked about %d files after the interruption", n-10)
+	}
 }
