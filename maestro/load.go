@@ -272,6 +272,11 @@ func (l *Loader) loadAhead(file string, from *decoder, at canonical.Pos, ahead *
 // position that names the file.
 func (l *Loader) readSource(file, what string, at canonical.Pos) ([]byte, *canonical.Error) {
 	info, err := l.src.Stat(file)
+	return l.readStated(file, what, at, info, err)
+}
+
+// readStated is readSource once the file is stat'ed (info, err).
+func (l *Loader) readStated(file, what string, at canonical.Pos, info fs.FileInfo, err error) ([]byte, *canonical.Error) {
 	if err == nil {
 		if e := CheckFileInfo(file, what, info, MaxFileSize); e != nil {
 			return nil, e.At(at)

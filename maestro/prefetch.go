@@ -37,9 +37,18 @@ type prefetcher struct {
 }
 
 // prefetchWindow is how many files per core may be read and prepared
-// ahead of the loader: enough to keep every core busy while the loader
-// decodes, few enough that memory stays that of a handful of files.
-const prefetchWindow = 4
+// ahead of the loader, up to maxPrefetchFiles: enough to keep every core
+// busy while the loader decodes, few enough that memory stays that of a
+// handful of files.
+const (
+	prefetchWindow   = 4
+	maxPrefetchFiles = 32
+	// maxPrefetchSize is the largest file read and prepared ahead. A
+	// larger one is left to the loader in its turn, as before, so files
+	// near MaxFileSize (whose node trees take hundreds of MB) are never
+	// held several at once.
+	maxPrefetchSize = 32 << 10
+)
 
 // prefetch starts reading and preparing files ahead of the loader; nil
 // when there is nothing to gain (one core, one file). The caller takes
@@ -61,7 +70,7 @@ func (l *Loader) prefetch(files []string) *prefetcher {
 	}
 	ctx, cancel := context.WithCancel(l.ctx)
 	p := &prefetcher{ctx: l.ctx, slots: make([]chan *fetched, len(files)),
-		tokens: make(chan struct{}, prefetchWindow*workers), cancel: cancel}
+		tokens: make(chan struct{}, min(prefetchWindow*workers, maxPrefetchFiles)), cancel: cancel}
 	for i := range p.slots {
 		p.slots[i] = make(chan *fetched, 1)
 	}
@@ -84,7 +93,12 @@ func (l *Loader) prefetch(files []string) *prefetcher {
 				return
 			}
 			f := &fetched{file: path.Clean(file)}
-			f.data, f.err = l.readSource(f.file, "flow file", canonical.Pos{File: f.file})
+			info, err := l.src.Stat(f.file)
+			if err == nil && info.Size() > maxPrefetchSize {
+				p.slots[i] <- nil // the loader reads it in its turn
+				continue
+			}
+			f.data, f.err = l.readStated(f.file, "flow file", canonical.Pos{File: f.file}, info, err)
 			jobs <- job{i, f}
 		}
 	}()
@@ -105,8 +119,9 @@ func (l *Loader) prefetch(files []string) *prefetcher {
 	return p
 }
 
-// take waits for the ith file; nil once the loader's ctx is done (the
-// loader then stops on its own).
+// take waits for the ith file; nil when the loader is to read it itself
+// (a large file), or once the loader's ctx is done (the loader then stops
+// on its own).
 func (p *prefetcher) take(i int) *fetched {
 	if p == nil {
 		return nil

@@ -3,6 +3,7 @@ package maestro_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -46,16 +47,21 @@ func TestPlanAheadSameAsInOrder(t *testing.T) {
 	for i := range 48 {
 		tree[fmt.Sprintf("ws/w%02d.yaml", i)] = &fstest.MapFile{Data: []byte(kinds[i%len(kinds)])}
 	}
-	// Refused before reading: the prefetcher's error must be the loader's.
+	// Refused before reading, and a large valid flow: both left to the
+	// loader in its turn.
 	tree["ws/w48.yaml"] = &fstest.MapFile{Data: make([]byte, maestro.MaxFileSize+1)}
-	ahead := newLoader139(tree)
+	tree["ws/w49.yaml"] = &fstest.MapFile{Data: []byte(header + strings.Repeat("- back\n", 10000))}
+	// Unreadable though its size is fine: the prefetcher's read error
+	// must be the loader's.
+	src := deniedOne{MapFS: tree, file: "ws/w20.yaml"}
+	ahead := newLoader139(src)
 	plan, err := ahead.Plan([]string{"ws"}, maestro.PlanOptions{KeepGoing: true})
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
-	inOrder := newLoader139(tree)
+	inOrder := newLoader139(src)
 	var files []string
-	for i := range 49 {
+	for i := range 50 {
 		files = append(files, fmt.Sprintf("ws/w%02d.yaml", i))
 	}
 	for _, f := range files {
@@ -82,8 +88,8 @@ func TestPlanAheadSameAsInOrder(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("flows differ\nplanned ahead: %v\nin order:      %v", got, want)
 	}
-	if len(plan.Flows)+len(plan.Sequence)+len(plan.Broken) != 49 {
-		t.Errorf("plan holds %d flows and %d broken, want 49 in all", len(plan.Flows)+len(plan.Sequence), len(plan.Broken))
+	if len(plan.Flows)+len(plan.Sequence)+len(plan.Broken) != 50 {
+		t.Errorf("plan holds %d flows and %d broken, want 50 in all", len(plan.Flows)+len(plan.Sequence), len(plan.Broken))
 	}
 	for _, f := range files {
 		_, a := ahead.Recognized(f)
@@ -92,6 +98,20 @@ func TestPlanAheadSameAsInOrder(t *testing.T) {
 			t.Errorf("%s: recognized %v planned ahead, %v in order", f, a, b)
 		}
 	}
+}
+
+// deniedOne refuses to read one file, as a file without read permission
+// fails (os.ReadFile's *fs.PathError wrapping fs.ErrPermission).
+type deniedOne struct {
+	fstest.MapFS
+	file string
+}
+
+func (d deniedOne) ReadFile(name string) ([]byte, error) {
+	if name == d.file {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.MapFS.ReadFile(name)
 }
 
 func errorLines(es []*canonical.Error) string {
