@@ -1,11 +1,14 @@
 package flow
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/maestro"
@@ -97,10 +100,24 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 		}
 	}()
 	var adWarnings []*canonical.Error
-	l := maestro.NewLoader(src).WithContext(ctx).WithMaestroVersion(v)
+	kept := &readOnce{Source: src, kept: map[string][]byte{}}
+	l := maestro.NewLoader(kept).WithContext(ctx).WithMaestroVersion(v)
 	res.Sources.Loader = l
 	sel.KeepGoing = true
 	opts := WorkspaceOptions(src, sel)
+	// Discovery reads every file to tell app models from flows; the
+	// loader then gets that text instead of reading the file again.
+	opts.Skip = func(file string) bool {
+		data, err := src.ReadFile(file)
+		if err != nil {
+			return false
+		}
+		if appModelText(data) {
+			return true
+		}
+		kept.keep(file, data)
+		return false
+	}
 	ws, err := l.Discover(paths, opts)
 	// left are the flows the tags leave out: loaded to read their tags,
 	// never run, so never checked.
@@ -133,36 +150,12 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 		}
 	}
 	var scripts []*canonical.Flow
-	// check counts a command and plans its gesture on every target.
-	check := func(c canonical.Command) {
-		if ctx.Err() != nil {
-			return
-		}
-		res.Commands++
-		var failures []*canonical.Error
-		switch x := c.(type) {
-		case *canonical.Swipe:
-			failures = planSwipeChecks(x, targets)
-		case *canonical.GestureStep, *canonical.SwipeSeries:
-			// .ad and CLI gestures with their points written out: flow
-			// test refuses them before the device acts, so check does.
-			failures = planCommandChecks(c, targets)
-		}
-		if len(failures) > 0 {
-			if len(targets) > 1 && len(failures) < len(targets) {
-				// It fits some default platform: absolute coordinates
-				// written for one device size. Say so, but do not fail
-				// a suite that may never run there.
-				res.Warnings = append(res.Warnings, failures...)
-			} else {
-				res.Problems = append(res.Problems, failures...)
-			}
-		}
-	}
+	var sc flowCheck
 	if ws != nil {
 		// Every selected script is checked, whatever its tags would do.
 		for _, f := range ws.Scripts {
 			if ctx.Err() != nil {
+				res.add(sc)
 				return res
 			}
 			flow, text, err := LoadAdFile(f, nil, nil, "")
@@ -174,24 +167,91 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 			res.Files++
 			scripts = append(scripts, flow)
 			adWarnings = append(adWarnings, flow.Warnings...)
-			canonical.Walk(flow.Commands, check)
+			canonical.Walk(flow.Commands, func(c canonical.Command) { sc.command(ctx, c, targets) })
 		}
 	}
+	res.add(sc)
 	res.Warnings = append(l.Warnings(), adWarnings...)
+	var flows []*canonical.Flow
 	for _, f := range append(l.Flows(), l.Partial()...) {
+		if !left[f.File] {
+			flows = append(flows, f)
+		}
+	}
+	for _, fc := range checkFlows(ctx, flows, targets) {
 		if ctx.Err() != nil {
 			return res
 		}
-		if left[f.File] {
-			continue
-		}
 		res.Files++
-		f.AllCommands(check)
+		res.add(fc)
 	}
 	res.Files += failedFiles(res.Problems, append(append(l.Flows(), l.Partial()...), scripts...))
 	canonical.SortByPos(res.Problems)
 	canonical.SortByPos(res.Warnings)
 	return res
+}
+
+// flowCheck is what checking the commands of one flow found.
+type flowCheck struct {
+	commands           int
+	problems, warnings []*canonical.Error
+}
+
+// command counts a command and plans its gesture on every target.
+func (fc *flowCheck) command(ctx context.Context, c canonical.Command, targets []planTarget) {
+	if ctx.Err() != nil {
+		return
+	}
+	fc.commands++
+	var failures []*canonical.Error
+	switch x := c.(type) {
+	case *canonical.Swipe:
+		failures = planSwipeChecks(x, targets)
+	case *canonical.GestureStep, *canonical.SwipeSeries:
+		// .ad and CLI gestures with their points written out: flow
+		// test refuses them before the device acts, so check does.
+		failures = planCommandChecks(c, targets)
+	}
+	if len(failures) > 0 {
+		if len(targets) > 1 && len(failures) < len(targets) {
+			// It fits some default platform: absolute coordinates
+			// written for one device size. Say so, but do not fail
+			// a suite that may never run there.
+			fc.warnings = append(fc.warnings, failures...)
+		} else {
+			fc.problems = append(fc.problems, failures...)
+		}
+	}
+}
+
+func (res *CheckResult) add(fc flowCheck) {
+	res.Commands += fc.commands
+	res.Problems = append(res.Problems, fc.problems...)
+	res.Warnings = append(res.Warnings, fc.warnings...)
+}
+
+// checkFlows checks the commands of each flow on every core: a flow's
+// planning reads only that flow. The results are in the flows' order, so
+// what check reports does not depend on which core was first.
+func checkFlows(ctx context.Context, flows []*canonical.Flow, targets []planTarget) []flowCheck {
+	out := make([]flowCheck, len(flows))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(flows)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(flows) || ctx.Err() != nil {
+					return
+				}
+				flows[i].AllCommands(func(c canonical.Command) { out[i].command(ctx, c, targets) })
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // selectedFiles splits the discovered flow files into those the plan
@@ -342,17 +402,58 @@ func IsAppModel(src maestro.Source, file string) bool {
 	if err != nil {
 		return false
 	}
+	return appModelText(data)
+}
+
+func appModelText(data []byte) bool {
 	screens := false
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimRight(line, "\r")
-		if strings.HasPrefix(line, "---") && strings.TrimSpace(line) == "---" {
+	// Line by line in place: splitting a copy of every file of a workspace
+	// was a tenth of flow check's allocations.
+	for rest := data; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		if bytes.HasPrefix(line, []byte("---")) && string(bytes.TrimSpace(line)) == "---" {
 			return false
 		}
-		if strings.HasPrefix(line, "screens:") {
+		if bytes.HasPrefix(line, []byte("screens:")) {
 			screens = true
 		}
 	}
 	return screens
+}
+
+// readOnce is a Source that hands out, once, the text of a file read
+// before: flow check's discovery reads every file of a folder, and the
+// loader would read each again. Safe for concurrent use, as the loader
+// needs (maestro.Source).
+type readOnce struct {
+	maestro.Source
+	mu   sync.Mutex
+	kept map[string][]byte
+}
+
+func (r *readOnce) keep(file string, data []byte) {
+	r.mu.Lock()
+	r.kept[file] = data
+	r.mu.Unlock()
+}
+
+// ReadFile is the kept text the first time; the file after that, so a
+// file read again is read as it is now.
+func (r *readOnce) ReadFile(name string) ([]byte, error) {
+	r.mu.Lock()
+	data, ok := r.kept[name]
+	delete(r.kept, name)
+	r.mu.Unlock()
+	if ok {
+		return data, nil
+	}
+	return r.Source.ReadFile(name)
 }
 
 // Sources are the files of one command an error may quote: the loader's

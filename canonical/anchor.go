@@ -74,15 +74,30 @@ func (a Anchor) NeedsScreen() bool { return a.Kind == AnchorElement }
 // internal endpoint-hold profile (ADR 0013).
 func (s *Swipe) Pan(from, to Point, platform string) (Gesture, error) {
 	d := float64(s.DurationMs.For(platform))
-	in := map[string]any{
-		"kind":       "pan",
-		"origin":     map[string]any{"x": from.X, "y": from.Y},
-		"delta":      map[string]any{"x": to.X - from.X, "y": to.Y - from.Y},
-		"durationMs": d,
+	delta := Point{X: to.X - from.X, Y: to.Y - from.Y}
+	if IsFinite(from.X) && IsFinite(from.Y) && IsFinite(delta.X) && IsFinite(delta.Y) && IsInteger(d) &&
+		d >= MinDurationMs && d <= MaxDurationMs {
+		// Values the normalization accepts become this input; building
+		// the three maps it reads for every swipe of a workspace was a
+		// tenth of what flow check allocated. Anything else goes through
+		// it, for its error (TestPanAsNormalized).
+		origin, ms := from, int(d)
+		g := GestureInput{Kind: KindPan, Origin: &origin, Delta: &delta, DurationMs: &ms}
+		return g.Gesture(Internal{ExecutionProfile: ProfileEndpointHold})
 	}
-	g, err := NormalizeGesture(in)
+	g, err := NormalizeGesture(panInput(from, to, d))
 	if err != nil {
 		return Gesture{}, err
 	}
 	return g.Gesture(Internal{ExecutionProfile: ProfileEndpointHold})
+}
+
+// panInput is a swipe's pan as public gesture input.
+func panInput(from, to Point, durationMs float64) map[string]any {
+	return map[string]any{
+		"kind":       "pan",
+		"origin":     map[string]any{"x": from.X, "y": from.Y},
+		"delta":      map[string]any{"x": to.X - from.X, "y": to.Y - from.Y},
+		"durationMs": durationMs,
+	}
 }

@@ -148,7 +148,7 @@ func (c *cmd) fields(allowed []string) (map[string]pair, error) {
 
 // pairFields is fields for entries already read.
 func (c *cmd) pairFields(ps []pair, allowed []string) (map[string]pair, error) {
-	if err := c.d.checkKeys(c.name, ps, append(append([]string{}, allowed...), "label", "optional")); err != nil {
+	if err := c.d.checkKeysOf(c.name, ps, allowed, []string{"label", "optional"}); err != nil {
 		return nil, err
 	}
 	var err error
@@ -329,9 +329,15 @@ func tapKeys() []string {
 	return []string{"retryTapIfNoChange", "waitUntilVisible", "repeat", "delay", "waitToSettleTimeoutMs", "point", "start", "end"}
 }
 
+// tapKeysAndLabel is tapKeys and label, the keys a tap's selector may
+// hold besides its own, written out so that no command builds the list.
+func tapKeysAndLabel() []string {
+	return []string{"retryTapIfNoChange", "waitUntilVisible", "repeat", "delay", "waitToSettleTimeoutMs", "point", "start", "end", "label"}
+}
+
 func tapDecoder(mode canonical.TapMode) func(c *cmd) (canonical.Command, error) {
 	return func(c *cmd) (canonical.Command, error) {
-		extra := append(tapKeys(), "label")
+		extra := tapKeysAndLabel()
 		sel, ex, optional, err := c.d.selector(c.value, c.name, extra)
 		if err != nil {
 			return nil, err
@@ -458,7 +464,7 @@ func checkPoint(s string) (extra bool, err *canonical.Error) {
 
 func assertDecoder(visible bool) func(c *cmd) (canonical.Command, error) {
 	return func(c *cmd) (canonical.Command, error) {
-		extra := append(tapKeys(), "label")
+		extra := tapKeysAndLabel()
 		sel, ex, optional, err := c.d.selector(c.value, c.name, extra)
 		if err != nil {
 			return nil, err
@@ -1006,7 +1012,7 @@ func decodeTravel(c *cmd) (canonical.Command, error) {
 }
 
 func decodeCopyText(c *cmd) (canonical.Command, error) {
-	extra := append(tapKeys(), "label")
+	extra := tapKeysAndLabel()
 	sel, ex, optional, err := c.d.selector(c.value, c.name, extra)
 	if err != nil {
 		return nil, err

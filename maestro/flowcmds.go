@@ -261,16 +261,23 @@ func decodeRunScript(c *cmd) (canonical.Command, error) {
 	if rs.Path, err = c.l.requireFile(c.d, c.f, fileN, rs.File, "runScript file", MaxFileSize); err != nil {
 		return nil, err
 	}
-	src, rerr := c.l.readSource(rs.Path, "runScript file", c.d.pos(resolve(fileN)))
-	if rerr != nil {
-		if rerr.Hint == "" {
-			rerr.Hint = "paths are relative to the folder of the flow that names them"
+	// A script many flows run (a suite's setup.js) is read once per
+	// load; requireFile above still checks it for every reference.
+	text, ok := c.l.scripts[rs.Path]
+	if !ok {
+		src, rerr := c.l.readSource(rs.Path, "runScript file", c.d.pos(resolve(fileN)))
+		if rerr != nil {
+			if rerr.Hint == "" {
+				rerr.Hint = "paths are relative to the folder of the flow that names them"
+			}
+			return nil, rerr
 		}
-		return nil, rerr
+		text = string(src)
+		c.l.scripts[rs.Path] = text
 	}
 	if !strings.HasSuffix(strings.ToLower(rs.File), ".js") {
 		c.d.warnf(fileN, "name JavaScript files *.js", "runScript file %q does not end in .js", rs.File)
 	}
-	rs.Source = string(src)
+	rs.Source = text
 	return rs, nil
 }

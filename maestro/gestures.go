@@ -54,7 +54,7 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 				}
 				continue
 			}
-			if contains(append(swipeKeys(), "label"), p.key) && (p.key != "from" || !has("start") && !has("end")) {
+			if (p.key == "label" || contains(swipeKeys(), p.key)) && (p.key != "from" || !has("start") && !has("end")) {
 				known = append(known, p)
 				continue
 			}
@@ -139,7 +139,7 @@ func decodeSwipe(c *cmd) (canonical.Command, error) {
 			return nil, err
 		}
 		if hasFrom {
-			sel, _, optional, err := c.d.selector(fromP.value, "from", append(tapKeys(), "label"))
+			sel, _, optional, err := c.d.selector(fromP.value, "from", tapKeysAndLabel())
 			if err != nil {
 				return nil, err
 			}
@@ -260,7 +260,7 @@ func decodeScrollUntilVisible(c *cmd) (canonical.Command, error) {
 		return nil, c.d.errorf(c.keyN, "scrollUntilVisible needs element").
 			WithHint("scrollUntilVisible:\n    element: \"Footer\"\n    direction: DOWN")
 	}
-	sel, _, optional, err := c.d.selector(p.value, "element", append(tapKeys(), "label"))
+	sel, _, optional, err := c.d.selector(p.value, "element", tapKeysAndLabel())
 	if err != nil {
 		return nil, err
 	}

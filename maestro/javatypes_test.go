@@ -1,6 +1,7 @@
 package maestro
 
 import (
+	"regexp"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -40,6 +41,31 @@ func TestJavaScalar(t *testing.T) {
 		}
 		if got := javaScalar(doc.Content[0].Content[1]); got != want {
 			t.Errorf("javaScalar(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestMayBeTyped: javaScalar skips the YAML 1.1 patterns for a plain
+// scalar whose first byte mayBeTyped refuses, so no pattern may match a
+// scalar starting with such a byte. Every first byte is tried with
+// suffixes that complete each pattern's forms.
+func TestMayBeTyped(t *testing.T) {
+	t.Parallel()
+	patterns := map[string]func() *regexp.Regexp{"bool": yaml11Bool, "null": yaml11Null, "int": yaml11Int,
+		"sexagesimal": yaml11Sexa, "float": yaml11Float}
+	suffixes := []string{"", "1", "0", ".5", "e3", "_1", ":30", "x1F", "b101", "es", "ES", "o", "O", "ull", "ULL", "ff",
+		"FF", "rue", "RUE", "alse", "ALSE", "n", "N", "inf", "nan", "NaN", ".inf"}
+	for c := 0; c < 256; c++ {
+		if mayBeTyped(byte(c)) {
+			continue
+		}
+		for _, suffix := range suffixes {
+			v := string([]byte{byte(c)}) + suffix
+			for name, re := range patterns {
+				if re().MatchString(v) {
+					t.Errorf("%q matches the %s pattern, but mayBeTyped(%q) is false", v, name, byte(c))
+				}
+			}
 		}
 	}
 }

@@ -55,10 +55,15 @@ const (
 	maxAliasBytes  = 10 << 20
 )
 
-// blockLists are the keys of a command's value that hold a nested command
-// list, by command.
-func blockLists() map[string]string {
-	return map[string]string{"repeat": "commands", "retry": "commands", "runFlow": "commands"}
+// blockList is the key of a command's value that holds a nested command
+// list, if the command has one.
+func blockList(command string) (string, bool) {
+	// A switch, not a map: it is asked for every command of every flow.
+	switch command {
+	case "repeat", "retry", "runFlow":
+		return "commands", true
+	}
+	return "", false
 }
 
 // hookKeys are the header keys that hold command lists.
@@ -235,7 +240,7 @@ func (s *shape) list(n *yaml.Node, depth int, alias bool) {
 // command walks the value v of the command key k at block depth depth.
 func (s *shape) command(k, v *yaml.Node, depth int, alias bool) {
 	name := k.Value
-	lists, hasLists := blockLists()[name]
+	lists, hasLists := blockList(name)
 	r := resolve(v)
 	if !hasLists || r == nil || r.Kind != yaml.MappingNode {
 		s.value(v, 0, depth, name, alias)

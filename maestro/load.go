@@ -18,7 +18,9 @@ import (
 )
 
 // Source is where the loader reads files. Paths are slash-separated; the CLI
-// passes the real file system, tests an in-memory one.
+// passes the real file system, tests an in-memory one. It must be safe for
+// concurrent use: planning a workspace reads its flow files ahead on
+// another goroutine while the loader reads the subflows they name.
 type Source interface {
 	ReadFile(name string) ([]byte, error)
 	Stat(name string) (fs.FileInfo, error)
@@ -48,6 +50,8 @@ type Loader struct {
 	// recognized holds the text of every file read as a flow whose header
 	// names an app: the only files an error may quote (Recognized).
 	recognized map[string][]byte
+	// scripts is the text of each runScript file read, by path.
+	scripts map[string]string
 	// depths is how deep each loaded flow's blocks nest (chain.go).
 	depths map[*canonical.Flow]int
 	// version is the Maestro semantics flows are read with; versionFixed
@@ -60,7 +64,8 @@ type Loader struct {
 // NewLoader returns a loader reading from src.
 func NewLoader(src Source) *Loader {
 	return &Loader{src: src, flows: map[string]*canonical.Flow{}, failed: map[string]bool{}, ctx: context.Background(),
-		specs: commandSpecsFor(canonical.MaestroCurrent), recognized: map[string][]byte{}, version: canonical.MaestroCurrent}
+		specs: commandSpecsFor(canonical.MaestroCurrent), recognized: map[string][]byte{}, scripts: map[string]string{},
+		version: canonical.MaestroCurrent}
 }
 
 // WithContext makes loading stop once ctx is done: between files, between
@@ -149,8 +154,14 @@ type fileCtx struct {
 // is a *LoadError listing every problem found in this file and its
 // subflows.
 func (l *Loader) Load(file string) (*canonical.Flow, error) {
+	return l.loadTop(file, nil)
+}
+
+// loadTop is Load with what a prefetcher read and prepared of the file
+// ahead, if anything (ahead may be nil).
+func (l *Loader) loadTop(file string, ahead *fetched) (*canonical.Flow, error) {
 	before := len(l.problems)
-	f := l.load(file, nil, canonical.Pos{})
+	f := l.loadAhead(file, nil, canonical.Pos{}, ahead)
 	if l.interrupted() {
 		return nil, l.stop
 	}
@@ -193,7 +204,16 @@ func (l *Loader) problem(e *canonical.Error) { l.problems = append(l.problems, e
 // load returns the cached or freshly parsed flow; nil when it cannot be
 // read or parsed (the problem is recorded once, in the file itself).
 func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.Flow {
+	return l.loadAhead(file, from, at, nil)
+}
+
+// loadAhead is load with the prefetcher's reading and first half of
+// parsing of a top-level file (from is nil), when it has them for file.
+func (l *Loader) loadAhead(file string, from *decoder, at canonical.Pos, ahead *fetched) *canonical.Flow {
 	file = path.Clean(file)
+	if ahead != nil && (from != nil || ahead.file != file) {
+		ahead = nil
+	}
 	if f, ok := l.flows[file]; ok {
 		return f
 	}
@@ -211,7 +231,13 @@ func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.F
 	if from == nil {
 		at = canonical.Pos{File: file}
 	}
-	data, err := l.readSource(file, "flow file", at)
+	var data []byte
+	var err *canonical.Error
+	if ahead != nil {
+		data, err = ahead.data, ahead.err
+	} else {
+		data, err = l.readSource(file, "flow file", at)
+	}
 	if err != nil {
 		if err.Hint == "" {
 			err.Hint = "check the path; flow paths are relative to the current directory"
@@ -221,7 +247,12 @@ func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.F
 		return nil
 	}
 	l.loading = append(l.loading, file)
-	f := l.parse(file, data)
+	var f *canonical.Flow
+	if ahead != nil && ahead.prepared != nil {
+		f = l.parsePrepared(ahead.prepared)
+	} else {
+		f = l.parse(file, data)
+	}
 	l.loading = l.loading[:len(l.loading)-1]
 	if l.interrupted() {
 		return nil // incomplete: neither cached nor failed
@@ -241,6 +272,11 @@ func (l *Loader) load(file string, from *decoder, at canonical.Pos) *canonical.F
 // position that names the file.
 func (l *Loader) readSource(file, what string, at canonical.Pos) ([]byte, *canonical.Error) {
 	info, err := l.src.Stat(file)
+	return l.readStated(file, what, at, info, err)
+}
+
+// readStated is readSource once the file is stat'ed (info, err).
+func (l *Loader) readStated(file, what string, at canonical.Pos, info fs.FileInfo, err error) ([]byte, *canonical.Error) {
 	if err == nil {
 		if e := CheckFileInfo(file, what, info, MaxFileSize); e != nil {
 			return nil, e.At(at)
@@ -283,23 +319,53 @@ func errText(err error) string {
 // parse reads the two documents of a flow file: the header and the command
 // list (maestro-reference §3.1).
 func (l *Loader) parse(file string, data []byte) *canonical.Flow {
-	d := &decoder{file: file, ctx: l.ctx, version: l.version}
-	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
-	docs, err := documents(data)
-	if (err == nil && len(docs) > 0 && namesApp(docs[0])) || (err != nil && headerNamesApp(data)) {
-		l.recognized[file] = data
+	return l.parsePrepared(prepare(l.ctx, file, data, nil, l.version))
+}
+
+// prepared is the first half of parsing a flow file: what needs nothing
+// of the loader's state, so a prefetcher can do it on another core while
+// the loader decodes the files before it (prefetch.go). The second half,
+// parsePrepared, records its problems and warnings in file order.
+type prepared struct {
+	file string
+	data []byte
+	// d carries the warnings found so far; the second half goes on
+	// decoding with it, so warnings keep their order and dedupe.
+	d    *decoder
+	docs []*yaml.Node
+	// recognized: the file's header names an app (Loader.Recognized).
+	recognized bool
+	// problems, when set, end the parse: the file is not a flow.
+	problems []*canonical.Error
+	// schema holds the schema check's result when the prefetcher ran it
+	// ahead (schemaDone); the check reads only the nodes, so its result
+	// is the one checkSchema would find.
+	schema     []*canonical.Error
+	schemaDone bool
+}
+
+// prepare splits data into YAML documents and checks what needs no
+// loader state: the YAML itself, aliases, the number of documents and
+// the limits on the flow's shape. With a validator it also runs the
+// schema check ahead, for parsePrepared to use if it gets that far.
+func prepare(ctx context.Context, file string, data []byte, v *schemaValidator, version canonical.MaestroVersion) *prepared {
+	d := &decoder{file: file, ctx: ctx, version: version}
+	p := &prepared{file: file, data: data, d: d}
+	problem := func(e *canonical.Error) *prepared {
+		p.problems = append(p.problems, e)
+		return p
 	}
+	docs, err := documents(data)
+	p.recognized = (err == nil && len(docs) > 0 && namesApp(docs[0])) || (err != nil && headerNamesApp(data))
 	if err != nil {
 		if line, ok := missingSeparator(data); ok {
-			l.problem(canonical.NewError(canonical.CodeInvalidArgs, "the commands start without a --- line after the header").
+			return problem(canonical.NewError(canonical.CodeInvalidArgs, "the commands start without a --- line after the header").
 				At(canonical.Pos{File: file, Line: line, Col: 1}).Wrap(err).
 				WithHint("put a line with --- between the header (appId: ...) and the first command"))
-			return nil
 		}
 		pos := canonical.Pos{File: file, Line: yamlErrorLine(err)}
 		if at, ok := tabIndent(data, pos.Line, yamlErrorText(err)); ok {
-			l.problem(tabError(file, at, err))
-			return nil
+			return problem(tabError(file, at, err))
 		}
 		hint := "fix the YAML syntax near this line: check indentation, colons and quotes"
 		if pos.Line == 0 {
@@ -311,43 +377,58 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 			}
 		}
 		text, cause := yamlErrorText(err), err
-		if _, ok := l.recognized[file]; !ok && text != yamlWithoutValues(text) {
+		if !p.recognized && text != yamlWithoutValues(text) {
 			// Not a flow (no header names an app): the file may be a
 			// secret, and yaml.v3's message quotes a name from it.
 			text, cause = yamlWithoutValues(text), nil
 			hint = "quote the text if you mean *name literally, or define the anchor (&name) first"
 		}
-		l.problem(canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", text).At(pos).Wrap(cause).WithHint(hint))
-		return nil
+		return problem(canonical.Errorf(canonical.CodeInvalidArgs, "invalid YAML: %s", text).At(pos).Wrap(cause).WithHint(hint))
 	}
 	for _, doc := range docs {
 		if err := d.literalAliases(doc); err != nil {
-			l.problem(canonical.Coded(err))
-			return nil
+			return problem(canonical.Coded(err))
 		}
 	}
 	switch {
 	case len(docs) == 0:
-		l.problem(canonical.NewError(canonical.CodeInvalidArgs, "flow file is empty").At(canonical.Pos{File: file, Line: 1, Col: 1}).
+		return problem(canonical.NewError(canonical.CodeInvalidArgs, "flow file is empty").At(canonical.Pos{File: file, Line: 1, Col: 1}).
 			WithHint("a flow is a header (appId: ...), a line with ---, then the list of commands"))
-		return nil
 	case len(docs) == 1:
 		n := docs[0]
 		if n.Kind == yaml.SequenceNode {
-			l.problem(d.errorf(n, "flow has commands but no header").
+			return problem(d.errorf(n, "flow has commands but no header").
 				WithHint("start the file with\nappId: com.example.app\n---"))
-		} else {
-			l.problem(d.errorf(n, "flow has a header but no commands").
-				WithHint("after the header write a line with --- and then the commands, one per line starting with -"))
 		}
-		return nil
+		return problem(d.errorf(n, "flow has a header but no commands").
+			WithHint("after the header write a line with --- and then the commands, one per line starting with -"))
 	case len(docs) > 2:
-		l.problem(d.errorf(docs[2], "flow file has %d documents; a flow has exactly a header and a command list", len(docs)).
+		return problem(d.errorf(docs[2], "flow file has %d documents; a flow has exactly a header and a command list", len(docs)).
 			WithHint("remove the extra --- separators: only one goes between the header and the commands"))
-		return nil
 	}
 	if errs := checkShape(d, docs[0], docs[1]); len(errs) > 0 {
-		l.problems = append(l.problems, errs...)
+		p.problems = errs
+		return p
+	}
+	p.docs = docs
+	if v != nil {
+		p.schema = append(v.validate(d, docs[0], true), v.validate(d, docs[1], false)...)
+		p.schemaDone = true
+	}
+	return p
+}
+
+// parsePrepared is the second half of parse: it records what prepare
+// found and decodes the header and the commands, loading what they
+// reference.
+func (l *Loader) parsePrepared(p *prepared) *canonical.Flow {
+	file, d, docs := p.file, p.d, p.docs
+	defer func() { l.warnings = append(l.warnings, d.warnings...) }()
+	if p.recognized {
+		l.recognized[file] = p.data
+	}
+	if len(p.problems) > 0 {
+		l.problems = append(l.problems, p.problems...)
 		return nil
 	}
 	f := &canonical.Flow{File: file, Name: stem(file), Pos: d.pos(docs[0]), MaestroVersion: l.version}
@@ -376,7 +457,11 @@ func (l *Loader) parse(file string, data []byte) *canonical.Flow {
 	if l.interrupted() {
 		return nil
 	}
-	if errs := l.checkSchema(d, docs[0], docs[1]); len(errs) > 0 {
+	errs := p.schema
+	if !p.schemaDone {
+		errs = l.checkSchema(d, docs[0], docs[1])
+	}
+	if len(errs) > 0 {
 		l.problems = append(l.problems, errs...)
 		l.partial = append(l.partial, f)
 		return nil

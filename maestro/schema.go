@@ -160,7 +160,10 @@ func (v *schemaValidator) whole(in *instance, doc *yaml.Node, def string, cut *c
 	}
 	cuts := append([]cutList(nil), in.cuts...)
 	var errs []*canonical.Error
-	if s, ok := v.fastRoot(def); !ok || !accepts(s, value) {
+	s, ok := v.fastRoot(def)
+	ok = ok && accepts(s, value)
+	in.recycle(value)
+	if !ok {
 		in.book, in.cuts = true, in.cuts[:0]
 		value, err = in.convert(doc, "", cut)
 		in.book = false
@@ -190,6 +193,7 @@ func (v *schemaValidator) itemAt(in *instance, n *yaml.Node, p *lazyPtr) []*cano
 	cuts := append([]cutList(nil), in.cuts...)
 	var errs []*canonical.Error
 	name, ok := v.fastItem(value)
+	in.recycle(value)
 	if !ok {
 		if in.explained >= maxExplained {
 			if in.unexplained == 0 {
@@ -771,6 +775,12 @@ type instance struct {
 	cuts   []cutList
 	active map[*yaml.Node]bool // nodes being converted, and cut lists being checked
 
+	// spareMaps and spareLists are the containers of values accepts has
+	// judged, cleared for the next command's: converting a new map per
+	// mapping of every command was a tenth of what checking allocated.
+	spareMaps  []map[string]any
+	spareLists [][]any
+
 	explained, unexplained int
 	firstUnexplained       *yaml.Node
 	// failed stops the check: the document cannot be converted.
@@ -804,7 +814,7 @@ func headerCuts() *cutRule { return &cutRule{lists: hookKeys()} }
 
 func itemCuts() *cutRule {
 	return &cutRule{inner: func(name string) *cutRule {
-		if key, ok := blockLists()[name]; ok {
+		if key, ok := blockList(name); ok {
 			return &cutRule{owner: name, lists: []string{key}}
 		}
 		return nil
@@ -845,7 +855,7 @@ func (in *instance) convert(n *yaml.Node, ptr string, cut *cutRule) (any, error)
 		out = scalarValue(r)
 	case yaml.SequenceNode:
 		in.active[r] = true
-		list := make([]any, 0, len(r.Content))
+		list := in.newList(len(r.Content))
 		for i, c := range r.Content {
 			var cp string
 			if in.book {
@@ -860,7 +870,7 @@ func (in *instance) convert(n *yaml.Node, ptr string, cut *cutRule) (any, error)
 		delete(in.active, r)
 		out = list
 	case yaml.MappingNode:
-		m := map[string]any{}
+		m := in.newMap()
 		if err := in.mapping(r, ptr, m, cut); err != nil {
 			return nil, err
 		}
@@ -870,6 +880,49 @@ func (in *instance) convert(n *yaml.Node, ptr string, cut *cutRule) (any, error)
 		in.values[ptr] = out
 	}
 	return out, nil
+}
+
+// newMap is an empty map for convert: a spare one unless booking, whose
+// values stay for the errors.
+func (in *instance) newMap() map[string]any {
+	if n := len(in.spareMaps); n > 0 && !in.book {
+		m := in.spareMaps[n-1]
+		in.spareMaps = in.spareMaps[:n-1]
+		return m
+	}
+	return map[string]any{}
+}
+
+// newList is an empty list of capacity size for convert, as newMap.
+func (in *instance) newList(size int) []any {
+	if n := len(in.spareLists); n > 0 && !in.book && cap(in.spareLists[n-1]) >= size {
+		l := in.spareLists[n-1]
+		in.spareLists = in.spareLists[:n-1]
+		return l
+	}
+	return make([]any, 0, size)
+}
+
+// recycle keeps the maps and lists of a value converted without booking
+// for newMap and newList, once nothing reads the value any more.
+func (in *instance) recycle(v any) {
+	if in.book {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			in.recycle(e)
+		}
+		clear(x)
+		in.spareMaps = append(in.spareMaps, x)
+	case []any:
+		for _, e := range x {
+			in.recycle(e)
+		}
+		clear(x)
+		in.spareLists = append(in.spareLists, x[:0])
+	}
 }
 
 // mapping adds n's entries to out as Maestro's reader sees them: the last

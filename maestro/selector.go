@@ -65,7 +65,6 @@ func (d *decoder) selector(n *yaml.Node, what string, extra []string) (*canonica
 	if err != nil {
 		return nil, nil, false, err
 	}
-	allowed := append(selectorKeysFor(d.version), extra...)
 	if d.version == canonical.Maestro139 {
 		for _, p := range ps {
 			if contains(currentSelectorKeys(), p.key) {
@@ -74,7 +73,7 @@ func (d *decoder) selector(n *yaml.Node, what string, extra []string) (*canonica
 			}
 		}
 	}
-	if err := d.checkKeys(what, ps, allowed); err != nil {
+	if err := d.checkKeysOf(what, ps, selectorKeysFor(d.version), extra); err != nil {
 		return nil, nil, false, err
 	}
 	extras := map[string]pair{}

@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gopkg.in/yaml.v3"
 
@@ -168,7 +171,8 @@ type PlanOptions struct {
 	KeepGoing bool
 	// Skip drops files found in folders that are not flows although their
 	// names say so (the CLI's sim app models). Files named explicitly are
-	// never skipped.
+	// never skipped. It must be safe for concurrent use: a folder's files
+	// are asked about on every core.
 	Skip func(file string) bool
 }
 
@@ -314,8 +318,10 @@ func (l *Loader) plan(ws *Workspace, opts PlanOptions) (*ExecutionPlan, error) {
 	var loaded []*canonical.Flow
 	var problems []*canonical.Error
 	var broken []BrokenFlow
-	for _, file := range ws.Files {
-		f, err := l.Load(file)
+	ahead := l.prefetch(ws.Files)
+	defer ahead.stop()
+	for i, file := range ws.Files {
+		f, err := l.loadTop(file, ahead.take(i))
 		if l.interrupted() {
 			return nil, l.stop
 		}
@@ -445,8 +451,12 @@ func (l *Loader) candidates(ws *Workspace, skip func(string) bool) error {
 		if err != nil {
 			return err
 		}
-		for _, f := range files {
-			if skip != nil && skip(f) {
+		skipped, err := skipAll(l.ctx, files, skip)
+		if err != nil {
+			return err
+		}
+		for i, f := range files {
+			if skipped[i] {
 				continue
 			}
 			foundAny = true
@@ -471,6 +481,36 @@ func (l *Loader) candidates(ws *Workspace, skip func(string) bool) error {
 			WithHint("patterns are relative to the workspace folder; * stays in one folder, ** crosses folders")
 	}
 	return nil
+}
+
+// skipAll asks skip about every file, on every core: a skip that reads
+// the file (the CLI's app models) reads a whole workspace. It stops once
+// ctx is done.
+func skipAll(ctx context.Context, files []string, skip func(string) bool) ([]bool, error) {
+	out := make([]bool, len(files))
+	if skip == nil {
+		return out, nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				out[i] = skip(files[i])
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, canonical.Interrupted(ctx.Err())
+	}
+	return out, nil
 }
 
 // walkFlows lists the flow files and .ad scripts under dir, recursively

@@ -369,7 +369,7 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, notRegular(name, info.Mode())
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readAll(io.LimitReader(f, limit+1), info.Size())
 	if err != nil {
 		return nil, readError(name, err)
 	}
@@ -423,4 +423,24 @@ func Size(n int64) string {
 		return "1 byte"
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// readAll is io.ReadAll into a buffer of the size the file had when
+// opened, plus one byte to see the end: io.ReadAll starts at 512 bytes
+// and grows, which was most of what reading a workspace's flows allocated.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, size+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // it grew: let append pick the size
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
 }
