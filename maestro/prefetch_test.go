@@ -42,6 +42,7 @@ func TestPlanAheadSameAsInOrder(t *testing.T) {
 		header + "- inputText: &a hello\n- inputText: *a\n",    // alias read as text, warned
 		header + "- runFlow: missing.yaml\n",                   // missing subflow
 		header + "- repeat: {times: 2, commands: [back, 5]}\n", // bad nested command
+		header + "- tapOn: {css: .buy}\n",                      // a selector key 1.39 lacks
 	}
 	tree := fstest.MapFS{"ws/sub/shared.yaml": {Data: []byte(header + "- back\n- tapOn: x\n")}}
 	for i := range 48 {
