@@ -170,8 +170,10 @@ func runCheck(ctx context.Context, src maestro.Source, paths []string, targets [
 			canonical.Walk(flow.Commands, func(c canonical.Command) { sc.command(ctx, c, targets) })
 		}
 	}
+	// The loader's and the scripts' own warnings first, then what
+	// planning the scripts' gestures found (res.add), none dropped.
+	res.Warnings = append(append(l.Warnings(), adWarnings...), res.Warnings...)
 	res.add(sc)
-	res.Warnings = append(l.Warnings(), adWarnings...)
 	var flows []*canonical.Flow
 	for _, f := range append(l.Flows(), l.Partial()...) {
 		if !left[f.File] {

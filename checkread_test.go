@@ -3,6 +3,9 @@ package flow
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -47,5 +50,37 @@ func TestCheckReadsEachFileOnce(t *testing.T) {
 		if n > 1 {
 			t.Errorf("%s read %d times", name, n)
 		}
+	}
+}
+
+// TestCheckKeepsScriptGestureWarnings: an .ad gesture written for one
+// default screen (it fits Android's, not iOS's) is a warning at its line,
+// beside the script's own warnings and the flows', none dropped.
+func TestCheckKeepsScriptGestureWarnings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tall.ad", "back\nswipe 100 1500 100 1700\n")
+	write("flow.yaml", "appId: a\n---\n- swipe: {start: '100, 1500', end: '100, 1700'}\n")
+	res, err := Check(context.Background(), []string{filepath.ToSlash(dir)}, CheckOptions{})
+	if err != nil || len(res.Problems) > 0 {
+		t.Fatalf("check: %v %v", err, res.Problems)
+	}
+	var inScript, inFlow bool
+	for _, w := range res.Warnings {
+		switch {
+		case strings.HasSuffix(w.Pos.File, "tall.ad") && w.Pos.Line == 2:
+			inScript = true
+		case strings.HasSuffix(w.Pos.File, "flow.yaml") && w.Pos.Line == 3:
+			inFlow = true
+		}
+	}
+	if !inScript || !inFlow {
+		t.Fatalf("warnings %v: want one at tall.ad:2 (script %v) and one at flow.yaml:3 (flow %v)", res.Warnings, inScript, inFlow)
 	}
 }
