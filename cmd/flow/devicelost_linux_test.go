@@ -23,13 +23,14 @@ func TestKilledBrowserExits3(t *testing.T) {
 			// A kill that lands while a loaded machine is still navigating
 			// (launchApp's event comes before its page load ends) is a loss
 			// at the launch, right but not what this test is about: try
-			// again, a few times, for one that lands in the wait.
+			// again, a few times, each waiting longer after the launch,
+			// for one that lands in the wait.
 			for attempt := 1; ; attempt++ {
-				if killedWhileWaiting(t, base, victim) {
+				if killedWhileWaiting(t, base, victim, time.Duration(attempt)*time.Second) {
 					return
 				}
-				if attempt == 3 {
-					t.Fatal("three kills landed before the wait began")
+				if attempt == 5 {
+					t.Fatal("five kills landed before the wait began")
 				}
 				t.Logf("attempt %d: the kill landed before the wait began; again", attempt)
 			}
@@ -37,9 +38,9 @@ func TestKilledBrowserExits3(t *testing.T) {
 	}
 }
 
-// killedWhileWaiting runs one attempt of TestKilledBrowserExits3; false
-// when the kill landed before the wait began.
-func killedWhileWaiting(t *testing.T, base, victim string) bool {
+// killedWhileWaiting runs one attempt of TestKilledBrowserExits3, killing
+// settle after the launch; false when the kill landed before the wait began.
+func killedWhileWaiting(t *testing.T, base, victim string, settle time.Duration) bool {
 	t.Helper()
 	dir := writeFiles(t, map[string]string{
 		"wait.yaml": "url: " + base + "/login.html\n---\n- launchApp\n- extendedWaitUntil:\n    visible: Never shown\n    timeout: 30000\n",
@@ -56,9 +57,10 @@ func killedWhileWaiting(t *testing.T, base, victim string) bool {
 	driver := waitForChild(t, "chromedriver", 20*time.Second)
 	// Chromium's start takes from 0.3 s to several seconds on a busy
 	// machine: kill only once the app is launched (the event log
-	// says so), then give the wait a moment to be polling.
+	// says so), then give the page load and the wait settle to begin
+	// polling.
 	waitForEvent(t, events, `"type":"launchApp"`, 30*time.Second)
-	time.Sleep(time.Second)
+	time.Sleep(settle)
 	killed := killDriver(t, driver, victim == "chromedriver")
 	killedAt := time.Now()
 	var r result

@@ -243,7 +243,10 @@ func timed(t testing.TB, dev *webdriver.Device, p planner.Plan) (observed, float
 		t.Errorf("the device saw the gesture last %.1f ms, the page's recorder %.1f ms", g.ObservedMs, o.durationMs)
 	}
 	diff := o.durationMs - float64(p.DurationMs)
-	if math.Abs(diff) > 33 && o.stallMs > stallMs && dev.TouchDispatch() == webdriver.DispatchDevTools {
+	// A browser the machine starved (a frame gap over stallMs on the
+	// page) says nothing of our pacing: perform again, up to three times
+	// on a busy CI host. An attempt that is off without a stall fails.
+	for again := 0; again < 3 && math.Abs(diff) > 33 && o.stallMs > stallMs && dev.TouchDispatch() == webdriver.DispatchDevTools; again++ {
 		t.Logf("the browser stalled %.0f ms during a %d ms gesture (%+.1f ms): performed again", o.stallMs, p.DurationMs, diff)
 		o = gestureOn(t, dev, p)
 		diff = o.durationMs - float64(p.DurationMs)
@@ -511,10 +514,18 @@ func TestBrowserSessionStart(t *testing.T) {
 	if c.One.TickCostMs < 10 || c.One.TickCostMs > 50 || c.Two.TickCostMs < 10 || c.Two.TickCostMs > 50 {
 		t.Errorf("implausible tick costs: %+v", c)
 	}
+	// Focus comes back to the tab asynchronously once the calibration's
+	// tab is closed; on a loaded machine that takes a while, so poll.
 	var state []string
-	if err := dev.Client().Execute(ctx, "return [location.pathname, document.getElementById('email').value, String(document.hasFocus())]",
-		nil, true, &state); err != nil {
-		t.Fatal(err)
+	for deadline := time.Now().Add(3 * time.Second); ; {
+		if err := dev.Client().Execute(ctx, "return [location.pathname, document.getElementById('email').value, String(document.hasFocus())]",
+			nil, true, &state); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(state, " ") == "/login.html kept@example.com true" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if strings.Join(state, " ") != "/login.html kept@example.com true" {
 		t.Errorf("after calibrating, the page is %q; want the login page as it was, focused", state)
