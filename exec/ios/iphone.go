@@ -106,21 +106,7 @@ func OpenIPhone(ctx context.Context, cfg IPhoneConfig) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := LockDevice(ctx, cfg.LockDir, phone.UDID)
-	if err != nil {
-		return nil, err
-	}
-	d, err := openLockedIPhone(ctx, cfg, phone)
-	if err != nil {
-		lock.Release()
-		return nil, err
-	}
-	stop := d.stop
-	d.stop = func(ctx context.Context) error {
-		defer lock.Release()
-		return stop(ctx)
-	}
-	return d, nil
+	return openHeld(ctx, cfg.LockDir, phone.UDID, func() (*Device, error) { return openLockedIPhone(ctx, cfg, phone) })
 }
 
 // openLockedIPhone is OpenIPhone once this run holds the phone.

@@ -105,3 +105,24 @@ func lockName(udid string) string {
 		return '_'
 	}, udid)
 }
+
+// openHeld opens a device while this run holds its lock: the lock is
+// released when the open fails, else when the device stops, so no path
+// leaves a device held by a run that has ended.
+func openHeld(ctx context.Context, lockDir, udid string, open func() (*Device, error)) (*Device, error) {
+	lock, err := LockDevice(ctx, lockDir, udid)
+	if err != nil {
+		return nil, err
+	}
+	d, err := open()
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	stop := d.stop
+	d.stop = func(ctx context.Context) error {
+		defer lock.Release()
+		return stop(ctx)
+	}
+	return d, nil
+}

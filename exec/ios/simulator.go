@@ -144,21 +144,7 @@ func OpenSimulator(ctx context.Context, cfg SimulatorConfig) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := LockDevice(ctx, cfg.LockDir, pick.UDID)
-	if err != nil {
-		return nil, err
-	}
-	d, err := openLockedSimulator(ctx, cfg, pick)
-	if err != nil {
-		lock.Release()
-		return nil, err
-	}
-	stop := d.stop
-	d.stop = func(ctx context.Context) error {
-		defer lock.Release()
-		return stop(ctx)
-	}
-	return d, nil
+	return openHeld(ctx, cfg.LockDir, pick.UDID, func() (*Device, error) { return openLockedSimulator(ctx, cfg, pick) })
 }
 
 // openLockedSimulator is OpenSimulator once this run holds the device.
