@@ -4,6 +4,7 @@
 #
 #   bench/startup-side-by-side.sh            # RUNS=41 pairs per command
 #   FLOW_BASELINE_REF=<commit> bench/startup-side-by-side.sh   # also flow at that commit
+#   FLOW_STARTUP_FLOOR=1 bench/startup-side-by-side.sh   # also the dependencies' floor
 #
 # Commands: `flow --version`, `flow --help`, `flow plan -- gesture pinch 0.5`
 # (one gesture), each paired with the hello-world binary (prints one line).
@@ -12,6 +13,14 @@
 # median wall time, CPU (user+sys) and peak resident memory (getrusage's
 # ru_maxrss of the finished child), and the median of the per-pair ratios.
 # Quote the ratios: on a shared machine single times move by ±30%.
+#
+# The floor (FLOW_STARTUP_FLOOR=1): for each dependency the guide chose that
+# flow links, a program that imports only that package (blank import) and
+# prints one line, built with flow's go.mod and the same toolchain, then one
+# that imports all of them; each paired with hello-world like flow. What such
+# a program costs is package initialization and page faults of that
+# dependency alone, which no change inside flow can remove. The programs are
+# built through `go build -overlay`, so nothing is written into the tree.
 #
 # The timer is a small Go program written to a temporary directory (wall from
 # time.Now around Start/Wait, rusage from os.ProcessState), so the figures
@@ -124,6 +133,44 @@ if [[ -n "${FLOW_BASELINE_REF:-}" ]]; then
   flows+=(flow-baseline)
 fi
 
+floor=()
+if [[ -n "${FLOW_STARTUP_FLOOR:-}" ]]; then
+  echo "building the dependencies' floor ..." >&2
+  deps=(
+    github.com/santhosh-tekuri/jsonschema/v5
+    github.com/dop251/goja
+    github.com/modelcontextprotocol/go-sdk/mcp
+    github.com/danielpaulus/go-ios/ios
+    github.com/urfave/cli/v2
+    gopkg.in/yaml.v3
+    github.com/electricbubble/gadb
+    github.com/dlclark/regexp2
+  )
+  # A package path inside flow's module (so flow's go.mod pins the versions)
+  # that exists only in the overlay.
+  virtual="$repo_root/internal/startupfloor/main.go"
+  floor_build() { # name, imports...
+    local name=$1
+    shift
+    {
+      echo 'package main'
+      echo 'import ('
+      echo '	"fmt"'
+      for d in "$@"; do echo "	_ \"$d\""; done
+      echo ')'
+      echo 'func main() { fmt.Println("flow version floor") }'
+    } >"$tmp/$name.go"
+    printf '{"Replace":{"%s":"%s"}}' "$virtual" "$tmp/$name.go" >"$tmp/$name.json"
+    (cd "$repo_root" && go build -overlay "$tmp/$name.json" -o "$tmp/$name" ./internal/startupfloor)
+    floor+=("$name")
+  }
+  for d in "${deps[@]}"; do
+    floor_build "only:${d//\//_}" "$d"
+  done
+  floor_build "all-chosen-dependencies" "${deps[@]}"
+  floor_build "all-but-jsonschema" "${deps[@]:1}"
+fi
+
 echo "$(go version | cut -d' ' -f3-4), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $RUNS pairs per line after 3 warm-ups" >&2
 printf '%-48s %s\n' "A | B = hello-world" "A: wall, cpu, peak | B: wall, cpu, peak | median A/B"
 for f in "${flows[@]}"; do
@@ -132,4 +179,8 @@ for f in "${flows[@]}"; do
     line=$("$tmp/timer-bin" "$RUNS" 3 :: "$tmp/$f" $args :: "$tmp/hello-world")
     printf '%-48s %s\n' "$f $args" "$line"
   done
+done
+for f in "${floor[@]}"; do
+  line=$("$tmp/timer-bin" "$RUNS" 3 :: "$tmp/$f" :: "$tmp/hello-world")
+  printf '%-48s %s\n' "floor $f" "$line"
 done

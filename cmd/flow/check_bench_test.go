@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	flowapi "github.com/flow-runner/flow"
 )
@@ -78,5 +83,70 @@ func TestCheckLargeWorkspace(t *testing.T) {
 	// subflow's 6 commands.
 	if res.Files != 21 || res.Commands != 20*(2+16+3+1)+6 {
 		t.Fatalf("got %s", checkSummary(res))
+	}
+}
+
+// BenchmarkCheckWorkspace1000YAMLFloor only reads the same workspace's files
+// and parses each into yaml.v3 nodes, on as many goroutines as the check
+// uses (one per core): the part of a check that the chosen YAML library
+// does and nothing of ours can make cheaper. docs/performance.md sets it
+// beside BenchmarkCheckWorkspace1000 and the 60 ms bar.
+func BenchmarkCheckWorkspace1000YAMLFloor(b *testing.B) {
+	dir := b.TempDir()
+	writeWorkspace(b, dir, 1000)
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		work := make(chan string)
+		var wg sync.WaitGroup
+		var nodes sync.Map
+		for range runtime.GOMAXPROCS(0) {
+			wg.Go(func() {
+				for f := range work {
+					data, err := os.ReadFile(f)
+					if err != nil {
+						b.Error(err)
+						continue
+					}
+					dec := yaml.NewDecoder(bytes.NewReader(data))
+					docs := 0
+					for {
+						var n yaml.Node
+						if dec.Decode(&n) != nil {
+							break
+						}
+						docs++
+					}
+					nodes.Store(f, docs)
+				}
+			})
+		}
+		for _, f := range files {
+			work <- f
+		}
+		close(work)
+		wg.Wait()
+		// Every flow file holds a header and a command list, config.yaml
+		// one document: a parse that stopped early would make the floor
+		// look cheaper than it is.
+		nodes.Range(func(k, v any) bool {
+			want := 2
+			if filepath.Base(k.(string)) == "config.yaml" {
+				want = 1
+			}
+			if v.(int) != want {
+				b.Fatalf("%s: %d documents, want %d", k, v, want)
+			}
+			return true
+		})
 	}
 }
