@@ -2,6 +2,7 @@ package maestro_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -106,6 +107,43 @@ func TestCSSInSchemaPerVersion(t *testing.T) {
 			if _, has := doc.Definitions[name].Properties["css"]; has != c.want {
 				t.Errorf("version %s, %s: css present = %v, want %v", c.v, name, has, c.want)
 			}
+		}
+	}
+}
+
+// TestCSSInAnAppFlowWarns: Maestro matches css only through its web
+// driver, so a css selector in a flow whose appId names an app can never
+// match; the loader says so at the css value (a warning: the file is
+// still valid Maestro). A web flow, or an appId that is only known at
+// run time, is not warned.
+func TestCSSInAnAppFlowWarns(t *testing.T) {
+	t.Parallel()
+	body := "---\n- tapOn:\n    css: button.buy\n- assertVisible: {text: Total, below: {css: '#cart'}}\n"
+	cases := []struct {
+		head string
+		want []string // warning positions
+	}{
+		{"appId: com.example.shop\n", []string{"4:10", "5:45"}},
+		{"url: https://shop.example.com\n", nil},
+		{"appId: http://localhost:8080/shop\n", nil},
+		{"appId: ${APP}\n", nil},
+	}
+	for _, c := range cases {
+		l := maestro.NewLoader(source(map[string]string{"f.yaml": c.head + body}))
+		if _, err := l.Load("f.yaml"); err != nil {
+			t.Fatalf("%q: %v", c.head, err)
+		}
+		var got []string
+		for _, w := range l.Warnings() {
+			if strings.Contains(w.Message, "css selectors match only in web pages") {
+				got = append(got, fmt.Sprintf("%d:%d", w.Pos.Line, w.Pos.Col))
+				if !strings.Contains(w.Message, `"com.example.shop"`) || w.Hint == "" {
+					t.Errorf("%q: warning %v lacks the app id or a hint", c.head, w)
+				}
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%q: css warnings at %v, want %v", c.head, got, c.want)
 		}
 	}
 }

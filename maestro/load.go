@@ -551,6 +551,9 @@ func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx
 			}
 			f.AppID, fc.appID = t, t
 			f.Web = webAppRe().MatchString(t.Raw)
+			if !f.Web && !t.HasExpr() {
+				d.nativeApp = t.Raw
+			}
 		case "name":
 			s, err := d.str(p.value, "name")
 			if err != nil {

@@ -33,6 +33,10 @@ type decoder struct {
 	// version is the Maestro the flow is read as; it decides the selector
 	// keys (css is the current Maestro's). Zero reads as the current one.
 	version canonical.MaestroVersion
+	// nativeApp is the flow's appId when it names an app, not a page
+	// (no URL, no ${}): its css selectors can never match, which the
+	// loader says while the flow is still being written.
+	nativeApp string
 }
 
 // maxVisits is how often aliases may make the loader decode one mapping.

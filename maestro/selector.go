@@ -150,6 +150,14 @@ func (d *decoder) selectorField(sel *canonical.Selector, p pair, optional *bool)
 			err = d.errorf(p.value, "css is empty: it needs a CSS selector").
 				WithHint(`css: "button.primary" (any selector document.querySelectorAll accepts)`)
 		}
+		if err == nil && d.nativeApp != "" {
+			// Maestro matches css only through its web driver; on a phone
+			// the lookup finds nothing after its timeout (flow: at once,
+			// UNSUPPORTED_OPERATION). Said here, not refused: the same
+			// file may be run against a browser session.
+			d.warnf(p.value, "select by text, id or traits on apps; keep css for flows whose appId or url is a web address",
+				"css selectors match only in web pages, and this flow's appId %q names an app: on Android, iOS and sim the lookup fails", d.nativeApp)
+		}
 	case "optional":
 		*optional, err = d.boolean(p.value, "optional")
 	}
