@@ -2,23 +2,17 @@ package canonical
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 )
 
-// percentText is "x%, y%" with optional spaces.
-func percentText() *regexp.Regexp {
-	return percentPointRe()
-}
-
 // ParsePercentPoint reads "x%, y%" into percentages.
 func ParsePercentPoint(s string) (Point, bool) {
-	m := percentText().FindStringSubmatch(s)
-	if m == nil {
+	mx, my, ok := ScanPair(s, PairShape{Negative: true, Fraction: true, Percent: true})
+	if !ok {
 		return Point{}, false
 	}
-	x, _ := strconv.ParseFloat(m[1], 64)
-	y, _ := strconv.ParseFloat(m[2], 64)
+	x, _ := strconv.ParseFloat(mx, 64)
+	y, _ := strconv.ParseFloat(my, 64)
 	return Point{X: x, Y: y}, true
 }
 

@@ -10,9 +10,6 @@ import (
 // at start-up, so a command that never parses a coordinate does not pay
 // for them (issue 23: nothing initialized before it is needed).
 var (
-	percentPointRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*(-?\d+(?:\.\d+)?)\s*%\s*,\s*(-?\d+(?:\.\d+)?)\s*%\s*$`)
-	})
 	decimalRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$`) })
 	radixRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$`) })
 	// kotlinDoubleRe() is the screen Kotlin's String.toDoubleOrNull applies

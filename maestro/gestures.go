@@ -2,7 +2,6 @@ package maestro
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -192,14 +191,6 @@ func (c *cmd) direction(n *yaml.Node) (string, error) {
 	return "", c.d.errorf(n, "unknown swipe direction %q", s).WithHint(hint)
 }
 
-func coordinatePattern() *regexp.Regexp {
-	return coordinateRe()
-}
-
-func percentPattern() *regexp.Regexp {
-	return percentRe()
-}
-
 // swipeAnchor reads "x, y" (whole grid units, parsed now: Maestro reads
 // them at load time) or "x%, y%" (checked now unless it holds ${}).
 func (c *cmd) swipeAnchor(n *yaml.Node, what string) (canonical.Anchor, error) {
@@ -209,12 +200,12 @@ func (c *cmd) swipeAnchor(n *yaml.Node, what string) (canonical.Anchor, error) {
 	}
 	if strings.Contains(t.Raw, "%") {
 		if lit, ok := t.Literal(); ok {
-			m := percentPattern().FindStringSubmatch(lit)
-			if m == nil {
+			px, py, ok := canonical.ScanPair(lit, canonical.PairShape{Fraction: true, Percent: true})
+			if !ok {
 				return canonical.Anchor{}, c.d.errorf(n, "swipe %s %q is not \"x%%, y%%\"", what, lit).
 					WithHint(`percentages need % on both numbers: "50%, 80%"`)
 			}
-			for _, v := range m[1:] {
+			for _, v := range [2]string{px, py} {
 				if f, _ := strconv.ParseFloat(v, 64); f > 100 {
 					return canonical.Anchor{}, c.d.errorf(n, "swipe %s %q has a percentage above 100%%", what, lit).
 						WithHint("percentages run from 0% to 100% of the screen")
@@ -223,16 +214,16 @@ func (c *cmd) swipeAnchor(n *yaml.Node, what string) (canonical.Anchor, error) {
 		}
 		return canonical.Anchor{Kind: canonical.AnchorPercent, Percent: &t}, nil
 	}
-	m := coordinatePattern().FindStringSubmatch(t.Raw)
-	if m == nil {
+	mx, my, ok := canonical.ScanPair(t.Raw, canonical.PairShape{Negative: true})
+	if !ok {
 		hint := `write whole coordinates "540, 1900" or percentages "50%, 80%"`
 		if t.HasExpr() {
 			hint = "Maestro reads absolute swipe coordinates when the flow loads, so they cannot use ${...}; use percentages, which may"
 		}
 		return canonical.Anchor{}, c.d.errorf(n, "swipe %s %q is not \"x, y\"", what, t.Raw).WithHint(hint)
 	}
-	x, errX := strconv.Atoi(m[1])
-	y, errY := strconv.Atoi(m[2])
+	x, errX := strconv.Atoi(mx)
+	y, errY := strconv.Atoi(my)
 	if errX != nil || errY != nil {
 		return canonical.Anchor{}, c.d.errorf(n, "swipe %s %q is out of range", what, t.Raw).
 			WithHint("coordinates are grid units on the screen, such as \"540, 1900\"")

@@ -550,7 +550,7 @@ func (l *Loader) header(d *decoder, n *yaml.Node, f *canonical.Flow, fc *fileCtx
 				continue
 			}
 			f.AppID, fc.appID = t, t
-			f.Web = webAppRe().MatchString(t.Raw)
+			f.Web = strings.HasPrefix(t.Raw, "http://") || strings.HasPrefix(t.Raw, "https://")
 			if !f.Web && !t.HasExpr() {
 				d.nativeApp = t.Raw
 			}
