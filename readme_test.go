@@ -170,3 +170,46 @@ func headingAnchors(t *testing.T, path string) map[string]bool {
 	}
 	return anchors
 }
+
+// eventCall is how the runtime writes an event log line (exec's r.event).
+var eventCall = regexp.MustCompile(`\bevent\("([A-Za-z]+)"`)
+
+// TestEventTypesDocumented: every event type the runtime writes has a row
+// in docs/reports.md's event log table, so readers of --events logs learn
+// of a new type from the docs, not from a surprise.
+func TestEventTypesDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("docs", "reports.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## The event log")
+	if !ok {
+		t.Fatal(`docs/reports.md has no "## The event log" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	sources, err := filepath.Glob(filepath.Join("exec", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range sources {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range eventCall.FindAllStringSubmatch(string(data), -1) {
+			seen[m[1]] = true
+		}
+	}
+	if len(seen) < 10 {
+		t.Fatalf("found only %d event types in exec/*.go: has r.event moved?", len(seen))
+	}
+	for typ := range seen {
+		if !strings.Contains(section, "| `"+typ+"` |") {
+			t.Errorf("exec writes event type %q; docs/reports.md's event log table has no row for it", typ)
+		}
+	}
+}
