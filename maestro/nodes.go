@@ -509,8 +509,39 @@ func javaScalar(n *yaml.Node) javaKind {
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return javaString
 	}
-	if v != "" && !mayBeTyped(v[0]) {
+	return plainKind(v)
+}
+
+// plainKind types a plain (unquoted, untagged) scalar by SnakeYAML's YAML
+// 1.1 patterns. The two shapes most scalars of a flow have are decided
+// without them: a word (only the null and bool words are typed) and a
+// decimal integer (TestPlainKindAgreesWithThePatterns holds this to the
+// patterns alone).
+func plainKind(v string) javaKind {
+	if v == "" {
+		return javaNull
+	}
+	if !mayBeTyped(v[0]) {
 		return javaString
+	}
+	if c := v[0] | 0x20; c >= 'a' && c <= 'z' {
+		switch v {
+		case "null", "Null", "NULL":
+			return javaNull
+		case "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE",
+			"false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF":
+			return javaBool
+		}
+		return javaString
+	}
+	if v[0] >= '1' && v[0] <= '9' || v == "0" {
+		i := 1
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			i++
+		}
+		if i == len(v) {
+			return intKind(v)
+		}
 	}
 	switch {
 	case yaml11Null().MatchString(v):
