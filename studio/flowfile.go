@@ -148,7 +148,8 @@ func (s *Server) flow(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// appendSteps adds Maestro steps to the flow file (started with an appId
+// appendSteps adds Maestro steps, and .ad lines as the Maestro steps they
+// convert to, to the flow file (started with an appId
 // header when new) after loading the result as flow check would: a step
 // that would break the file is refused and the file left as it was.
 func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
@@ -172,14 +173,22 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 		fail(w, canonical.NewError(canonical.CodeInvalidArgs, "no steps to append").WithHint("run a command first; the steps that passed are offered"))
 		return
 	}
+	s.flows.setPath(in.File)
+	// An .ad line goes in as the Maestro items it converts to, exactly, or
+	// the whole append is refused: a flow file holds Maestro commands.
+	var steps []string
 	for _, st := range in.Steps {
-		if !strings.HasPrefix(st, "- ") && st != "-" {
-			fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "%q is not a Maestro step", st).
-				WithHint("only Maestro YAML commands can go into a flow file; write the .ad line as its Maestro command"))
+		if strings.HasPrefix(st, "- ") || st == "-" {
+			steps = append(steps, st)
+			continue
+		}
+		items, err := s.adSteps(st)
+		if err != nil {
+			fail(w, err)
 			return
 		}
+		steps = append(steps, items...)
 	}
-	s.flows.setPath(in.File)
 	old, err := os.ReadFile(in.File)
 	if err != nil && !os.IsNotExist(err) {
 		fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "reading %s: %v", in.File, err))
@@ -198,7 +207,7 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	for _, st := range in.Steps {
+	for _, st := range steps {
 		text += st + "\n"
 	}
 	if _, err := s.flows.loader(r.Context()).LoadBytes(in.File, []byte(text)); err != nil {
@@ -213,5 +222,5 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.flows.reread()
-	writeJSON(w, http.StatusOK, map[string]any{"file": in.File, "text": text})
+	writeJSON(w, http.StatusOK, map[string]any{"file": in.File, "text": text, "appended": steps})
 }
