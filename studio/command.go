@@ -137,6 +137,9 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	if isYAML(in.Command) {
 		res.Kind, res.Step = "yaml", listItem(in.Command)
 		flow, err = loadSteps(s.flows.loader(r.Context()), s.flows.path(), s.flows.appID(), []string{res.Step})
+		if err == nil {
+			flow.Env = s.flows.env()
+		}
 	} else {
 		s.device.Lock()
 		flow, err = s.o.Session.ParseLine(res.Step)

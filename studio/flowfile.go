@@ -53,15 +53,37 @@ func (f *flowFile) path() string {
 // appID is the app of the flow file's header, else the one studio was
 // given, so that launchApp in the command box launches the flow's app.
 func (f *flowFile) appID() string {
-	f.mu.Lock()
-	file, def := f.file, f.defApp
-	f.mu.Unlock()
-	if file != "" {
-		if fl, err := f.loader(context.Background()).Load(file); err == nil && fl != nil && fl.AppID.Raw != "" && !fl.AppID.HasExpr() {
-			return fl.AppID.Raw
-		}
+	if fl := f.header(); fl != nil && fl.AppID.Raw != "" && !fl.AppID.HasExpr() {
+		return fl.AppID.Raw
 	}
-	return def
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.defApp
+}
+
+// env is the flow file's header env: block. A command runs with it
+// defined after studio's -e variables, as the runtime defines a flow's
+// header after -e in flow test, so a command sees what it will see as a
+// step of the file.
+func (f *flowFile) env() []canonical.EnvVar {
+	if fl := f.header(); fl != nil {
+		return fl.Env
+	}
+	return nil
+}
+
+// header is the flow file as loaded, nil when there is none or it does
+// not load.
+func (f *flowFile) header() *canonical.Flow {
+	file := f.path()
+	if file == "" {
+		return nil
+	}
+	fl, err := f.loader(context.Background()).Load(file)
+	if err != nil {
+		return nil
+	}
+	return fl
 }
 
 // reread reads the file and moves the version when its text changed.
