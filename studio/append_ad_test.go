@@ -87,3 +87,48 @@ func TestAppendAdLineWithoutMaestroForm(t *testing.T) {
 		t.Fatalf("a refused append changed the file:\n%q", b)
 	}
 }
+
+// Undo drops the steps of the last append, once, and only while the file
+// is what the append wrote; a file the append created is removed.
+func TestUndoAppend(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "login.yaml")
+	orig := "appId: com.example.shop\n---\n- launchApp"
+	os.WriteFile(file, []byte(orig), 0o644)
+	h := New(Options{Session: &adSession{}, FlowFile: file}).Handler()
+	if code, out := post(t, h, "/api/undo", map[string]any{}); code != http.StatusBadRequest || out["error"] == nil {
+		t.Fatalf("nothing to undo yet: %d %v", code, out)
+	}
+	if code, out := post(t, h, "/api/append", map[string]any{"file": file, "steps": []string{"- back", `press text="Log in"`}}); code != http.StatusOK {
+		t.Fatalf("append: %d %v", code, out)
+	}
+	if code, out := post(t, h, "/api/undo", map[string]any{}); code != http.StatusOK {
+		t.Fatalf("undo: %d %v", code, out)
+	}
+	if b, _ := os.ReadFile(file); string(b) != orig {
+		t.Fatalf("undo must give the file its bytes back:\n%q", b)
+	}
+	if code, _ := post(t, h, "/api/undo", map[string]any{}); code != http.StatusBadRequest {
+		t.Fatalf("an append is undone once: %d", code)
+	}
+	// An edit made after the append is never thrown away.
+	post(t, h, "/api/append", map[string]any{"file": file, "steps": []string{"- back"}})
+	edited := orig + "\n- back\n# mine\n"
+	os.WriteFile(file, []byte(edited), 0o644)
+	if code, _ := post(t, h, "/api/undo", map[string]any{}); code != http.StatusBadRequest {
+		t.Fatalf("undo after an edit must be refused: %d", code)
+	}
+	if b, _ := os.ReadFile(file); string(b) != edited {
+		t.Fatalf("a refused undo changed the file:\n%q", b)
+	}
+	// A file the append created goes away again.
+	created := filepath.Join(dir, "new.yaml")
+	h = New(Options{Session: &adSession{}, AppID: "com.example.shop"}).Handler()
+	post(t, h, "/api/append", map[string]any{"file": created, "steps": []string{"- back"}})
+	if code, _ := post(t, h, "/api/undo", map[string]any{}); code != http.StatusOK {
+		t.Fatalf("undo of a new file: %d", code)
+	}
+	if _, err := os.Stat(created); !os.IsNotExist(err) {
+		t.Fatalf("the file the append created must be removed: %v", err)
+	}
+}

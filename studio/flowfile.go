@@ -195,6 +195,8 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 		fail(w, canonical.NewError(canonical.CodeInvalidArgs, "no steps to append").WithHint("run a command first; the steps that passed are offered"))
 		return
 	}
+	s.edits.Lock()
+	defer s.edits.Unlock()
 	s.flows.setPath(in.File)
 	// An .ad line goes in as the Maestro items it converts to, exactly, or
 	// the whole append is refused: a flow file holds Maestro commands.
@@ -216,6 +218,7 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 		fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "reading %s: %v", in.File, err))
 		return
 	}
+	existed := err == nil
 	text := string(old)
 	if strings.TrimSpace(text) == "" {
 		app := s.flows.appID()
@@ -244,5 +247,47 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.flows.reread()
+	s.last = &appendEdit{file: in.File, before: old, existed: existed, after: []byte(text)}
 	writeJSON(w, http.StatusOK, map[string]any{"file": in.File, "text": text, "appended": steps})
+}
+
+// appendEdit is an append as undo needs it: the file's bytes before
+// (existed false: there was no file) and after.
+type appendEdit struct {
+	file          string
+	before, after []byte
+	existed       bool
+}
+
+// undoAppend drops the steps of the last append: the file gets its bytes
+// from before it back (a file the append created is removed). Only while
+// the file is still exactly what the append wrote: an edit made since is
+// never thrown away.
+func (s *Server) undoAppend(w http.ResponseWriter, r *http.Request) {
+	s.edits.Lock()
+	defer s.edits.Unlock()
+	if s.last == nil {
+		fail(w, canonical.NewError(canonical.CodeInvalidArgs, "no append to undo").
+			WithHint("only the last append made in this studio can be undone, once"))
+		return
+	}
+	e := s.last
+	now, err := os.ReadFile(e.file)
+	if err != nil || string(now) != string(e.after) {
+		fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "%s changed since the last append", e.file).
+			WithHint("edit the file by hand: undoing now would lose the change"))
+		return
+	}
+	if e.existed {
+		err = fsext.WriteFile(e.file, e.before, fsext.WriteOptions{})
+	} else {
+		err = os.Remove(e.file)
+	}
+	if err != nil {
+		fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "undoing the append to %s: %v", e.file, err))
+		return
+	}
+	s.last = nil
+	s.flows.reread()
+	writeJSON(w, http.StatusOK, map[string]any{"file": e.file, "text": string(e.before)})
 }

@@ -55,6 +55,12 @@ func TestStudioAppendsAdLines(t *testing.T) {
 	if code := run(context.Background(), env, []string{"flow", "test", "--device", "sim", file}); code != 0 {
 		t.Fatalf("flow test on the written flow: exit %d\n%s%s", code, env.Stdout, env.Stderr)
 	}
+	// Undo drops the last append: here the file it created.
+	p.js(`document.querySelector('[data-testid=undo-append]').click()`)
+	p.wait("the undo", `return document.querySelector('[data-testid=append-result]').textContent.startsWith("undid")`)
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatalf("undo must remove the file the append created: %v", err)
+	}
 }
 
 // TestStudioEnvFlag: -e gives the commands run in studio their variables,

@@ -270,6 +270,19 @@
     passed = passed.filter((p) => !appendable(p));
     renderSteps();
     $("flow-text").textContent = r.text;
+    $("undo-append").disabled = false;
+  }
+
+  // undoAppend drops the steps of the last append; the server refuses
+  // when the file changed since, so an edit is never lost.
+  async function undoAppend() {
+    const r = await json("/api/undo", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const out = $("append-result");
+    $("undo-append").disabled = true;
+    if (r.error) { showError(out, r.error); return; }
+    out.textContent = "undid the last append to " + r.file;
+    out.className = "passed";
+    $("flow-text").textContent = r.text;
   }
 
   // watchFlow long-polls the flow file: an edit made elsewhere shows here.
@@ -306,6 +319,7 @@
   $("reconnect").addEventListener("click", reconnect);
   $("run").addEventListener("click", run);
   $("append").addEventListener("click", append);
+  $("undo-append").addEventListener("click", undoAppend);
   $("command").addEventListener("keydown", (ev) => { if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) run(); });
   $("flow-file").addEventListener("change", () => { flowVersion = -1; });
   fetchInitial();
