@@ -111,15 +111,20 @@ func (s *Server) adSteps(line string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps, err := convert.ToMaestroSteps(f.Commands, s.flows.appID(), s.flows.maestro.Or(canonical.MaestroCurrent))
-	var ce *convert.ConvertError
-	if errors.As(err, &ce) && len(ce.Problems) > 0 {
-		p := *ce.Problems[0]
+	return s.maestroItems(f.Commands)
+}
+
+// maestroItems writes an .ad line's commands as Maestro items for the flow
+// file, or answers the first command Maestro cannot express.
+func (s *Server) maestroItems(cmds []canonical.Command) ([]string, error) {
+	steps, err := convert.ToMaestroSteps(cmds, s.flows.appID(), s.flows.maestro.Or(canonical.MaestroCurrent))
+	if err != nil {
+		p := *canonical.Coded(firstProblem(err))
 		// The command box is not a file: a position in it says nothing.
 		p.Pos = canonical.Pos{}
 		return nil, &p
 	}
-	return steps, err
+	return steps, nil
 }
 
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
@@ -161,9 +166,8 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if res.Kind == "ad" {
-		if res.YAML, err = convert.ToMaestroSteps(flow.Commands, s.flows.appID(), s.flows.maestro.Or(canonical.MaestroCurrent)); err != nil {
-			res.AppendError = canonical.Coded(firstProblem(err))
-			res.AppendError.Pos = canonical.Pos{}
+		if res.YAML, err = s.maestroItems(flow.Commands); err != nil {
+			res.AppendError = canonical.Coded(err)
 		}
 	}
 	res.Status, res.Error, res.DurationMs = out.Status, out.Error, out.DurationMs
@@ -179,7 +183,8 @@ func firstProblem(err error) error {
 	if le, ok := err.(*maestro.LoadError); ok && len(le.Problems) > 0 {
 		return le.Problems[0]
 	}
-	if ce, ok := err.(*convert.ConvertError); ok && len(ce.Problems) > 0 {
+	var ce *convert.ConvertError
+	if errors.As(err, &ce) && len(ce.Problems) > 0 {
 		return ce.Problems[0]
 	}
 	return err
