@@ -895,3 +895,25 @@ func oneLineYAML(m yMap) string {
 	write(m)
 	return b.String()
 }
+
+// ToMaestroSteps writes commands as items of a Maestro flow's command
+// list, one item per command ("- tapOn: …", further lines indented under
+// it, no trailing newline), for a flow whose header names appID and that
+// Maestro v reads: flow studio appends an .ad line that ran to a YAML flow
+// this way. The items are exact as [ToMaestroFor]'s are; a command Maestro
+// cannot express is a problem of the returned *ConvertError and no item is
+// written, so a caller never appends part of a line.
+func ToMaestroSteps(cmds []canonical.Command, appID string, v canonical.MaestroVersion) ([]string, error) {
+	w := &maestroWriter{app: appID, version: v.Or(canonical.Maestro139)}
+	items := w.commands(cmds)
+	if len(w.problems) > 0 {
+		return nil, &ConvertError{To: FormatMaestro, Problems: w.problems}
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		var b strings.Builder
+		writeSeq(&b, ySeq{it}, 0)
+		out[i] = strings.TrimSuffix(b.String(), "\n")
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package studio
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flow-runner/flow/canonical"
+	"github.com/flow-runner/flow/convert"
 	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/maestro"
 )
@@ -82,13 +84,47 @@ func jsonString(v string) string {
 }
 
 // runResult is a command's answer, as the console reports a step: status,
-// duration, the coded error with its hint; Step is what an append writes.
+// duration, the coded error with its hint; Step is what an append sends.
+// For an .ad line, YAML is the Maestro items an append writes for it, or
+// AppendError why it has none: the page shows either before the user
+// appends.
 type runResult struct {
-	Kind       string           `json:"kind"` // yaml or ad
-	Step       string           `json:"step"`
-	Status     exec.Status      `json:"status"`
-	DurationMs int64            `json:"durationMs"`
-	Error      *canonical.Error `json:"error,omitempty"`
+	Kind        string           `json:"kind"` // yaml or ad
+	Step        string           `json:"step"`
+	YAML        []string         `json:"yaml,omitempty"`
+	AppendError *canonical.Error `json:"appendError,omitempty"`
+	Status      exec.Status      `json:"status"`
+	DurationMs  int64            `json:"durationMs"`
+	Error       *canonical.Error `json:"error,omitempty"`
+}
+
+// adSteps converts an .ad line, read as the command box runs it (the
+// session's variables resolved), to the Maestro items that append it to
+// the flow file: exact, or the first command Maestro cannot express as
+// UNSUPPORTED_OPERATION with its hint. The flow file is read with the
+// Maestro version given, else today's, which decides how a tap's retry is
+// written.
+func (s *Server) adSteps(line string) ([]string, error) {
+	s.device.Lock()
+	f, err := s.o.Session.ParseLine(line)
+	s.device.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return s.maestroItems(f.Commands)
+}
+
+// maestroItems writes an .ad line's commands as Maestro items for the flow
+// file, or answers the first command Maestro cannot express.
+func (s *Server) maestroItems(cmds []canonical.Command) ([]string, error) {
+	steps, err := convert.ToMaestroSteps(cmds, s.flows.appID(), s.flows.maestro.Or(canonical.MaestroCurrent))
+	if err != nil {
+		p := *canonical.Coded(firstProblem(err))
+		// The command box is not a file: a position in it says nothing.
+		p.Pos = canonical.Pos{}
+		return nil, &p
+	}
+	return steps, nil
 }
 
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
@@ -106,6 +142,9 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	if isYAML(in.Command) {
 		res.Kind, res.Step = "yaml", listItem(in.Command)
 		flow, err = loadSteps(s.flows.loader(r.Context()), s.flows.path(), s.flows.appID(), []string{res.Step})
+		if err == nil {
+			flow.Env = s.flows.env()
+		}
 	} else {
 		s.device.Lock()
 		flow, err = s.o.Session.ParseLine(res.Step)
@@ -126,6 +165,11 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
+	if res.Kind == "ad" {
+		if res.YAML, err = s.maestroItems(flow.Commands); err != nil {
+			res.AppendError = canonical.Coded(err)
+		}
+	}
 	res.Status, res.Error, res.DurationMs = out.Status, out.Error, out.DurationMs
 	if res.DurationMs == 0 {
 		res.DurationMs = time.Since(start).Milliseconds()
@@ -138,6 +182,10 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 func firstProblem(err error) error {
 	if le, ok := err.(*maestro.LoadError); ok && len(le.Problems) > 0 {
 		return le.Problems[0]
+	}
+	var ce *convert.ConvertError
+	if errors.As(err, &ce) && len(ce.Problems) > 0 {
+		return ce.Problems[0]
 	}
 	return err
 }

@@ -53,15 +53,37 @@ func (f *flowFile) path() string {
 // appID is the app of the flow file's header, else the one studio was
 // given, so that launchApp in the command box launches the flow's app.
 func (f *flowFile) appID() string {
-	f.mu.Lock()
-	file, def := f.file, f.defApp
-	f.mu.Unlock()
-	if file != "" {
-		if fl, err := f.loader(context.Background()).Load(file); err == nil && fl != nil && fl.AppID.Raw != "" && !fl.AppID.HasExpr() {
-			return fl.AppID.Raw
-		}
+	if fl := f.header(); fl != nil && fl.AppID.Raw != "" && !fl.AppID.HasExpr() {
+		return fl.AppID.Raw
 	}
-	return def
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.defApp
+}
+
+// env is the flow file's header env: block. A command runs with it
+// defined after studio's -e variables, as the runtime defines a flow's
+// header after -e in flow test, so a command sees what it will see as a
+// step of the file.
+func (f *flowFile) env() []canonical.EnvVar {
+	if fl := f.header(); fl != nil {
+		return fl.Env
+	}
+	return nil
+}
+
+// header is the flow file as loaded, nil when there is none or it does
+// not load.
+func (f *flowFile) header() *canonical.Flow {
+	file := f.path()
+	if file == "" {
+		return nil
+	}
+	fl, err := f.loader(context.Background()).Load(file)
+	if err != nil {
+		return nil
+	}
+	return fl
 }
 
 // reread reads the file and moves the version when its text changed.
@@ -148,7 +170,8 @@ func (s *Server) flow(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// appendSteps adds Maestro steps to the flow file (started with an appId
+// appendSteps adds Maestro steps, and .ad lines as the Maestro steps they
+// convert to, to the flow file (started with an appId
 // header when new) after loading the result as flow check would: a step
 // that would break the file is refused and the file left as it was.
 func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
@@ -172,19 +195,30 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 		fail(w, canonical.NewError(canonical.CodeInvalidArgs, "no steps to append").WithHint("run a command first; the steps that passed are offered"))
 		return
 	}
+	s.edits.Lock()
+	defer s.edits.Unlock()
+	s.flows.setPath(in.File)
+	// An .ad line goes in as the Maestro items it converts to, exactly, or
+	// the whole append is refused: a flow file holds Maestro commands.
+	var steps []string
 	for _, st := range in.Steps {
-		if !strings.HasPrefix(st, "- ") && st != "-" {
-			fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "%q is not a Maestro step", st).
-				WithHint("only Maestro YAML commands can go into a flow file; write the .ad line as its Maestro command"))
+		if strings.HasPrefix(st, "- ") || st == "-" {
+			steps = append(steps, st)
+			continue
+		}
+		items, err := s.adSteps(st)
+		if err != nil {
+			fail(w, err)
 			return
 		}
+		steps = append(steps, items...)
 	}
-	s.flows.setPath(in.File)
 	old, err := os.ReadFile(in.File)
 	if err != nil && !os.IsNotExist(err) {
 		fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "reading %s: %v", in.File, err))
 		return
 	}
+	existed := err == nil
 	text := string(old)
 	if strings.TrimSpace(text) == "" {
 		app := s.flows.appID()
@@ -198,7 +232,7 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	for _, st := range in.Steps {
+	for _, st := range steps {
 		text += st + "\n"
 	}
 	if _, err := s.flows.loader(r.Context()).LoadBytes(in.File, []byte(text)); err != nil {
@@ -213,5 +247,47 @@ func (s *Server) appendSteps(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.flows.reread()
-	writeJSON(w, http.StatusOK, map[string]any{"file": in.File, "text": text})
+	s.last = &appendEdit{file: in.File, before: old, existed: existed, after: []byte(text)}
+	writeJSON(w, http.StatusOK, map[string]any{"file": in.File, "text": text, "appended": steps})
+}
+
+// appendEdit is an append as undo needs it: the file's bytes before
+// (existed false: there was no file) and after.
+type appendEdit struct {
+	file          string
+	before, after []byte
+	existed       bool
+}
+
+// undoAppend drops the steps of the last append: the file gets its bytes
+// from before it back (a file the append created is removed). Only while
+// the file is still exactly what the append wrote: an edit made since is
+// never thrown away.
+func (s *Server) undoAppend(w http.ResponseWriter, r *http.Request) {
+	s.edits.Lock()
+	defer s.edits.Unlock()
+	if s.last == nil {
+		fail(w, canonical.NewError(canonical.CodeInvalidArgs, "no append to undo").
+			WithHint("only the last append made in this studio can be undone, once"))
+		return
+	}
+	e := s.last
+	now, err := os.ReadFile(e.file)
+	if err != nil || string(now) != string(e.after) {
+		fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "%s changed since the last append", e.file).
+			WithHint("edit the file by hand: undoing now would lose the change"))
+		return
+	}
+	if e.existed {
+		err = fsext.WriteFile(e.file, e.before, fsext.WriteOptions{})
+	} else {
+		err = os.Remove(e.file)
+	}
+	if err != nil {
+		fail(w, canonical.Errorf(canonical.CodeInvalidArgs, "undoing the append to %s: %v", e.file, err))
+		return
+	}
+	s.last = nil
+	s.flows.reread()
+	writeJSON(w, http.StatusOK, map[string]any{"file": e.file, "text": string(e.before)})
 }

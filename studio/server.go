@@ -50,6 +50,10 @@ type Server struct {
 	tree   *exec.Node   // the last screen read
 	nodes  []*exec.Node // tree in pre-order: the page names nodes by index
 	flows  *flowFile
+	// edits serializes appends and undos, so an undo restores exactly
+	// what the append it undoes replaced.
+	edits sync.Mutex
+	last  *appendEdit // the last append, until undone
 }
 
 // New makes a server for o.
@@ -67,6 +71,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/suggest", s.suggest)
 	mux.HandleFunc("POST /api/run", s.run)
 	mux.HandleFunc("POST /api/append", s.appendSteps)
+	mux.HandleFunc("POST /api/undo", s.undoAppend)
 	mux.HandleFunc("GET /api/flow", s.flow)
 	mux.HandleFunc("POST /api/reconnect", s.reconnect)
 	var h http.Handler = sameOrigin(s.o.Token == "", mux)

@@ -11,7 +11,6 @@ import (
 	flowapi "github.com/flow-runner/flow"
 	"github.com/flow-runner/flow/canonical"
 	"github.com/flow-runner/flow/convert"
-	"github.com/flow-runner/flow/exec"
 	"github.com/flow-runner/flow/exec/fsext"
 	"github.com/flow-runner/flow/maestro"
 )
@@ -71,13 +70,9 @@ func runConvert(c *cli.Context, env Env) error {
 	var err error
 	var sources flowapi.Sources
 	if fromAd {
-		var vars []exec.Var
-		for _, kv := range c.StringSlice("env") {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" {
-				return canonical.Errorf(canonical.CodeInvalidArgs, "-e %q is not KEY=VALUE", kv).WithHint("write -e USER=ada")
-			}
-			vars = append(vars, exec.Var{Name: k, Value: v})
+		vars, verr := flowVars(c.StringSlice("env"))
+		if verr != nil {
+			return verr
 		}
 		var environ []string
 		if env.Environ != nil {

@@ -116,11 +116,10 @@ func splitCLIArgs(args []string) (cliOptions, []string, error) {
 		case "-e", "--env":
 			var v string
 			if v, err = get(); err == nil {
-				k, val, ok := strings.Cut(v, "=")
-				if !ok {
-					err = canonical.Errorf(canonical.CodeInvalidArgs, "-e %q is not KEY=VALUE", v).WithHint("-e USER=ada")
+				var fv exec.Var
+				if fv, err = flowVar(v); err == nil {
+					o.env = append(o.env, fv)
 				}
-				o.env = append(o.env, exec.Var{Name: k, Value: val})
 			}
 		default:
 			rest = append(rest, a)

@@ -41,6 +41,7 @@ func studioCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "android-helper", Usage: "a helper APK to install instead of the embedded one (android)"},
 			&cli.StringFlag{Name: "webdriver-url", Usage: "a remote W3C WebDriver or Appium endpoint (web, appium)", EnvVars: []string{"FLOW_WEBDRIVER_URL"}},
 			&cli.StringFlag{Name: "capabilities", Usage: "JSON file of session capabilities for --webdriver-url"},
+			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "KEY=VALUE passed to the commands run, as flow test passes it to flows (repeatable); the flow file's header env: wins, as in flow test"},
 			maestroVersionFlag(),
 			&cli.StringFlag{Name: "ios-runner-url", Usage: "attach to a flow iOS runner already running (http://HOST:PORT); implies --device ios", EnvVars: []string{"FLOW_IOS_RUNNER_URL"}},
 		},
@@ -64,7 +65,12 @@ func studioCommand(env Env) *cli.Command {
 			}
 			o := cliOptions{device: c.String("device"), apps: c.StringSlice("app"), androidHelper: c.String("android-helper"),
 				webdriverURL: c.String("webdriver-url"), capabilities: c.String("capabilities")}
+			vars, err := maestroVars(env, c.StringSlice("env"))
+			if err != nil {
+				return err
+			}
 			so := o.session(env)
+			so.Vars = vars
 			if u := c.String("ios-runner-url"); u != "" {
 				if !c.IsSet("device") {
 					so.Device = "ios"

@@ -213,14 +213,9 @@ func readTestOptions(c *cli.Context, env Env) (testOptions, error) {
 	if o.reports, err = readReportOutputs(strings.ToLower(c.String("format")), outputs); err != nil {
 		return o, err
 	}
-	for _, kv := range c.StringSlice("env") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return o, canonical.Errorf(canonical.CodeInvalidArgs, "-e %q is not KEY=VALUE", kv).WithHint("write -e USER=ada")
-		}
-		o.env = append(o.env, exec.Var{Name: k, Value: v})
+	if o.env, err = maestroVars(env, c.StringSlice("env")); err != nil {
+		return o, err
 	}
-	o.env = append(shellVars(env, o.env), o.env...)
 	split, all := c.Int("shard-split"), c.Int("shard-all")
 	if c.IsSet("shards") {
 		// Maestro's words (TestCommand.call), and its precedence: -s

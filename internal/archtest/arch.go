@@ -60,8 +60,9 @@ func Rules() map[string]Rule {
 		".": {Project: []string{"canonical", "ad", "compat", "convert", "maestro", "planner", "exec", "exec/android", "exec/android/adb", "exec/appium", "exec/fsext",
 			"exec/ios", "exec/js", "exec/sim", "exec/webdriver", "helper-apk", "ios-runner"},
 			ThirdParty: []string{"golang.org/x/text"}},
-		// flow studio's server: drives the session cmd/flow hands it.
-		"studio":                       {Project: []string{"canonical", "maestro", "exec", "exec/fsext", "exec/fswatch"}},
+		// flow studio's server: drives the session cmd/flow hands it, and
+		// appends an .ad line to a YAML flow through convert.
+		"studio":                       {Project: []string{"canonical", "maestro", "convert", "exec", "exec/fsext", "exec/fswatch"}},
 		"cmd/flow":                     {Project: []string{"*"}, ThirdParty: []string{"*"}},
 		"internal/archtest":            {},
 		"internal/browsertest":         {Project: []string{"exec/webdriver"}},

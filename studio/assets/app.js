@@ -219,7 +219,20 @@
         const p = document.createElement("pre"); p.className = "failed"; p.textContent = errorText(r.error);
         out.appendChild(p);
       }
-      if (r.status !== "failed") { passed.push({ kind: r.kind, step: r.step }); renderSteps(); }
+      if (r.kind === "ad") {
+        // What an append would write for the line, or why it cannot.
+        const p = document.createElement("pre");
+        if (r.yaml) {
+          p.setAttribute("data-testid", "ad-yaml");
+          p.textContent = "appends as:\n" + r.yaml.join("\n");
+        } else if (r.appendError) {
+          p.setAttribute("data-testid", "append-error");
+          p.className = "failed";
+          p.textContent = "cannot be appended to a Maestro flow: " + errorText(r.appendError);
+        }
+        if (p.textContent) out.appendChild(p);
+      }
+      if (r.status !== "failed") { passed.push({ kind: r.kind, step: r.step, yaml: r.yaml }); renderSteps(); }
     } finally {
       btn.disabled = false;
       await refresh();
@@ -231,22 +244,44 @@
     ul.textContent = "";
     passed.forEach((p) => {
       const li = document.createElement("li");
-      li.textContent = p.step + (p.kind === "ad" ? "   (an .ad line: not appendable to a Maestro flow)" : "");
+      if (p.kind === "ad" && p.yaml) li.textContent = p.step + "   →   " + p.yaml.join("\n");
+      else li.textContent = p.step + (p.kind === "ad" ? "   (no Maestro form: not appendable)" : "");
       ul.appendChild(li);
     });
-    $("append").disabled = !passed.some((p) => p.kind === "yaml");
+    $("append").disabled = !passed.some(appendable);
   }
 
+  // An .ad line goes to the server as typed: it appends the Maestro steps
+  // the line converts to, the ones shown here.
+  function appendable(p) { return p.kind === "yaml" || !!p.yaml; }
+
   async function append() {
-    const steps = passed.filter((p) => p.kind === "yaml").map((p) => p.step);
+    const steps = passed.filter(appendable).map((p) => p.step);
     const r = await json("/api/append", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ file: $("flow-file").value, steps: steps }) });
     const out = $("append-result");
     if (r.error) { showError(out, r.error); return; }
-    out.textContent = "appended " + steps.length + " step(s) to " + r.file;
+    out.textContent = "appended " + r.appended.length + " step(s) to " + r.file;
     out.className = "passed";
-    passed = passed.filter((p) => p.kind !== "yaml");
+    const pre = document.createElement("pre");
+    pre.setAttribute("data-testid", "appended");
+    pre.textContent = r.appended.join("\n");
+    out.appendChild(pre);
+    passed = passed.filter((p) => !appendable(p));
     renderSteps();
+    $("flow-text").textContent = r.text;
+    $("undo-append").disabled = false;
+  }
+
+  // undoAppend drops the steps of the last append; the server refuses
+  // when the file changed since, so an edit is never lost.
+  async function undoAppend() {
+    const r = await json("/api/undo", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const out = $("append-result");
+    $("undo-append").disabled = true;
+    if (r.error) { showError(out, r.error); return; }
+    out.textContent = "undid the last append to " + r.file;
+    out.className = "passed";
     $("flow-text").textContent = r.text;
   }
 
@@ -284,6 +319,7 @@
   $("reconnect").addEventListener("click", reconnect);
   $("run").addEventListener("click", run);
   $("append").addEventListener("click", append);
+  $("undo-append").addEventListener("click", undoAppend);
   $("command").addEventListener("keydown", (ev) => { if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) run(); });
   $("flow-file").addEventListener("change", () => { flowVersion = -1; });
   fetchInitial();
