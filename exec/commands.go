@@ -709,8 +709,17 @@ func (r *run) setOrientation(ctx context.Context, t *canonical.SetOrientation) e
 	}
 	r.interaction()
 	r.event("setOrientation", map[string]any{"orientation": v})
-	if err := o.SetOrientation(ctx, v); err != nil {
+	var note string
+	if n, ok := r.dev.(OrientationNoter); ok {
+		note, err = n.SetOrientationNoted(ctx, v)
+	} else {
+		err = o.SetOrientation(ctx, v)
+	}
+	if err != nil {
 		return deviceErr(err, "turn the device to "+v)
+	}
+	if note != "" {
+		r.log(fmt.Sprintf("warning: %s: %s", t.Pos, note))
 	}
 	_, err = r.settle(ctx)
 	return err
