@@ -690,10 +690,11 @@ func (r *run) setPermissions(ctx context.Context, t *canonical.SetPermissions) e
 	return deviceErr(p.SetPermissions(ctx, id, t.Permissions), "set the permissions of "+id)
 }
 
-// setOrientation is the current Maestro's setOrientation. Maestro does
-// not support it on the web (docs.maestro.dev,
-// reference/commands-available/setorientation); a device that cannot turn
-// is refused the same way.
+// setOrientation is the current Maestro's setOrientation. A device that
+// cannot turn is refused, the web device included: Maestro's docs say the
+// command is not supported on the web (docs.maestro.dev,
+// reference/commands-available/setorientation), though its
+// WebDriver.setOrientation does nothing and so passes the step.
 func (r *run) setOrientation(ctx context.Context, t *canonical.SetOrientation) error {
 	v, err := r.str(ctx, t.Orientation)
 	if err != nil {
