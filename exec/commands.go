@@ -690,10 +690,11 @@ func (r *run) setPermissions(ctx context.Context, t *canonical.SetPermissions) e
 	return deviceErr(p.SetPermissions(ctx, id, t.Permissions), "set the permissions of "+id)
 }
 
-// setOrientation is the current Maestro's setOrientation. Maestro does
-// not support it on the web (docs.maestro.dev,
-// reference/commands-available/setorientation); a device that cannot turn
-// is refused the same way.
+// setOrientation is the current Maestro's setOrientation. A device that
+// cannot turn is refused, the web device included: Maestro's docs say the
+// command is not supported on the web (docs.maestro.dev,
+// reference/commands-available/setorientation), though its
+// WebDriver.setOrientation does nothing and so passes the step.
 func (r *run) setOrientation(ctx context.Context, t *canonical.SetOrientation) error {
 	v, err := r.str(ctx, t.Orientation)
 	if err != nil {
@@ -709,8 +710,17 @@ func (r *run) setOrientation(ctx context.Context, t *canonical.SetOrientation) e
 	}
 	r.interaction()
 	r.event("setOrientation", map[string]any{"orientation": v})
-	if err := o.SetOrientation(ctx, v); err != nil {
+	var note string
+	if n, ok := r.dev.(OrientationNoter); ok {
+		note, err = n.SetOrientationNoted(ctx, v)
+	} else {
+		err = o.SetOrientation(ctx, v)
+	}
+	if err != nil {
 		return deviceErr(err, "turn the device to "+v)
+	}
+	if note != "" {
+		r.log(fmt.Sprintf("warning: %s: %s", t.Pos, note))
 	}
 	_, err = r.settle(ctx)
 	return err

@@ -104,3 +104,44 @@ func TestInputRandomNames(t *testing.T) {
 		}
 	}
 }
+
+// notingDevice turns as an Appium session without a rotation route does:
+// to landscape, on a side it cannot choose, and says so.
+type notingDevice struct {
+	stillDevice
+	turned []string
+}
+
+func (d *notingDevice) SetOrientation(ctx context.Context, o string) error {
+	_, err := d.SetOrientationNoted(ctx, o)
+	return err
+}
+
+func (d *notingDevice) SetOrientationNoted(_ context.Context, o string) (string, error) {
+	d.turned = append(d.turned, o)
+	return "the driver turned to landscape on a side of its own choosing", nil
+}
+
+// A device's note on a turn it could only approximate is a warning at the
+// command, in the step's logs; the step still passes.
+func TestSetOrientationNoteIsAWarning(t *testing.T) {
+	clock := newClock()
+	dev := &notingDevice{stillDevice: stillDevice{clock: clock, start: clock.Now()}}
+	cfg := exec.Config{Device: dev, Clock: clock,
+		NewScripts: func(string, func(string)) exec.Scripts { return literalScripts{} }}
+	orient := &canonical.SetOrientation{Meta: canonical.Meta{Name: "setOrientation", Pos: at(4)},
+		Orientation: canonical.Text("LANDSCAPE_LEFT", canonical.Pos{})}
+	flow := &canonical.Flow{File: "flow.yaml", Name: "flow", AppID: canonical.Text("com.still", canonical.Pos{}),
+		Commands: []canonical.Command{launch(3), orient}}
+	res := exec.RunFlow(context.Background(), cfg, flow)
+	if res.Status != exec.StatusPassed || len(res.Steps) != 2 {
+		t.Fatalf("want passed with 2 steps, got %s %v", res.Status, res.Error)
+	}
+	logs := strings.Join(res.Steps[1].Logs, "\n")
+	if want := "warning: flow.yaml:4:"; !strings.Contains(logs, want) || !strings.Contains(logs, "side of its own choosing") {
+		t.Fatalf("the note is not a warning at the command: %q", logs)
+	}
+	if strings.Join(dev.turned, ",") != "LANDSCAPE_LEFT" {
+		t.Fatalf("turned %v", dev.turned)
+	}
+}

@@ -185,6 +185,15 @@ type Orienter interface {
 	SetOrientation(ctx context.Context, orientation string) error
 }
 
+// OrientationNoter is an Orienter that can sometimes only approximate the
+// turn asked for (an Appium driver without a rotation route turns to
+// "landscape", on a side it picks). The runtime calls it instead of
+// SetOrientation and logs a non-empty note as a warning at the command, so
+// the report says the screen may not be the one the flow asked for.
+type OrientationNoter interface {
+	SetOrientationNoted(ctx context.Context, orientation string) (note string, err error)
+}
+
 // KeychainClearer clears the device keychain (iOS).
 type KeychainClearer interface {
 	ClearKeychain(ctx context.Context) error

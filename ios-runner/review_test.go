@@ -54,6 +54,9 @@ func TestXCTestOnlyFixesStayInTheSources(t *testing.T) {
 		// M4 and M3: the app's tree gets SpringBoard's alerts; running apps are asked.
 		{"M4", "Commands.swift", "SpringBoard's alerts join the app's tree", `withSystemAlerts\(tree, springboard:`},
 		{"M3", "Commands.swift", "running apps are candidates", `running: runningApps\(\)`},
+		// setOrientation turns the device as Maestro's SetOrientationHandler
+		// does, with FlowRunnerCore's UIDeviceOrientation raw value.
+		{"O1", "Commands.swift", "setOrientation sets XCUIDevice's orientation", `(?s)case let \.setOrientation\((\w+)\):.*?XCUIDevice\.shared\.orientation = UIDeviceOrientation\(rawValue: (\w+)\.uiDeviceOrientation\)`},
 	}
 	for _, c := range cases {
 		if !regexp.MustCompile(c.pattern).MatchString(read(c.file)) {

@@ -515,3 +515,37 @@ func TestMCPOnAnAppiumPhone(t *testing.T) {
 		}
 	}
 }
+
+// TestAppiumSetOrientationWithoutRotation: on Appium's fake driver, which
+// has no rotation route, setOrientation LANDSCAPE_LEFT passes with a
+// warning at its step on the console and in the report (the side was not
+// chosen), and UPSIDE_DOWN fails UNSUPPORTED_OPERATION (exit 3) at its line with a
+// hint.
+func TestAppiumSetOrientationWithoutRotation(t *testing.T) {
+	srv := appiumServer.Get(t)
+	caps := appiumCaps(t, "../../exec/appium/testdata/source/uiautomator2-login.xml", nil)
+	dir := t.TempDir()
+	turn := filepath.Join(dir, "turn.yaml")
+	os.WriteFile(turn, []byte("appId: com.example.shop\n---\n- setOrientation: LANDSCAPE_LEFT\n- setOrientation: PORTRAIT\n"), 0o644)
+	report := filepath.Join(dir, "report.json")
+	r := runFlow(t, "", "test", turn, "--maestro-version", "2.10", "--device", "appium", "--webdriver-url", srv.URL, "--capabilities", caps, "--output", report)
+	if r.code != 0 {
+		t.Fatalf("%s\nAppium:\n%s", r, srv.Log())
+	}
+	want := "warning: " + turn + ":3:3: this Appium driver (Fake) has no rotation route"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("no warning %q on the console:\n%s", want, r.stdout)
+	}
+	if strings.Count(r.stdout, "has no rotation route") != 1 {
+		t.Errorf("PORTRAIT needs no side and must not warn:\n%s", r.stdout)
+	}
+	if data, _ := os.ReadFile(report); !strings.Contains(string(data), "has no rotation route") {
+		t.Errorf("the report lacks the warning:\n%s", data)
+	}
+	upside := filepath.Join(dir, "upside.yaml")
+	os.WriteFile(upside, []byte("appId: com.example.shop\n---\n- setOrientation: UPSIDE_DOWN\n"), 0o644)
+	r = runFlow(t, "", "test", upside, "--maestro-version", "2.10", "--device", "appium", "--webdriver-url", srv.URL, "--capabilities", caps)
+	if r.code != 3 || !strings.Contains(r.stdout, "upside.yaml:3:3") || !strings.Contains(r.stdout, "UNSUPPORTED_OPERATION") {
+		t.Fatalf("UPSIDE_DOWN: want exit 3 (UNSUPPORTED_OPERATION, docs/cli-contract.md) at line 3, got %s", r)
+	}
+}

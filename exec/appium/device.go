@@ -65,6 +65,10 @@ type Device struct {
 	// recording is the file the screen recording goes to, when one runs.
 	recording string
 	closed    bool
+	// rotationRoute is the route setRotation answered on, once one did;
+	// noRotation says the driver has neither (see orientation.go).
+	rotationRoute string
+	noRotation    bool
 }
 
 var (

@@ -8,7 +8,9 @@
 //   - every touch, planned gestures included, is one W3C pointer action
 //     sequence (the §7 lowering, which both drivers interpolate);
 //   - device commands are Appium's `mobile:` extensions; what a driver
-//     lacks is UNSUPPORTED_OPERATION naming the extension.
+//     lacks is UNSUPPORTED_OPERATION naming the extension;
+//   - setOrientation is setRotation with each driver's z (orientation.go),
+//     on the route the driver answers, or a warned PORTRAIT/LANDSCAPE.
 //
 // Nothing of flow's is installed on the phone.
 package appium

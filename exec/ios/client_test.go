@@ -236,3 +236,71 @@ func TestClientTranscriptIPhone(t *testing.T) {
 		t.Fatal(strings.Join(p, "\n"))
 	}
 }
+
+// TestClientTranscriptOrientation drives the device through the
+// orientation transcript: each of Maestro's orientations is sent by the
+// runner's name for it, and a value the runner refuses as invalid (which
+// flow itself never sends) means a runner of another protocol.
+func TestClientTranscriptOrientation(t *testing.T) {
+	url, check := transcriptRunner(t, "../../ios-runner/testdata/wire/orientation.jsonl")
+	ctx := context.Background()
+	d, err := Attach(ctx, Config{URL: url, Name: "sim-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.LaunchApp(ctx, exec.LaunchOptions{AppID: "com.example.shop", StopApp: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		orientation string
+		w, h        float64
+	}{{"LANDSCAPE_LEFT", 844, 390}, {"LANDSCAPE_RIGHT", 844, 390}, {"UPSIDE_DOWN", 390, 844}, {"PORTRAIT", 390, 844}} {
+		if err := d.SetOrientation(ctx, c.orientation); err != nil {
+			t.Fatalf("%s: %v", c.orientation, err)
+		}
+		if vp, err := d.Viewport(ctx); err != nil || vp.Width != c.w || vp.Height != c.h {
+			t.Fatalf("%s: viewport %+v %v", c.orientation, vp, err)
+		}
+	}
+	if err := d.SetOrientation(ctx, "SIDEWAYS"); canonical.CodeOf(err) != canonical.CodeInvalidArgs {
+		t.Fatalf("flow must refuse SIDEWAYS before sending: %v", err)
+	}
+	err = d.c.call(ctx, CommandSetOrientation, map[string]any{"orientation": "sideways"}, 0, nil)
+	if ce, ok := canonical.AsError(err); !ok || ce.Code != canonical.CodeDeviceUnavailable || ce.Reason() != "RUNNER_REFUSED_REQUEST" {
+		t.Fatalf("a refused value: %v", err)
+	}
+	if err := d.c.call(ctx, "quit", nil, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p := check(); len(p) > 0 {
+		t.Fatal(strings.Join(p, "\n"))
+	}
+}
+
+// TestSetOrientationOnAnOlderRunner: a runner built before setOrientation
+// answers it as any unknown command; flow says to rebuild the runner.
+func TestSetOrientationOnAnOlderRunner(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b struct {
+			Command   string `json:"command"`
+			CommandID int    `json:"commandId"`
+		}
+		json.NewDecoder(r.Body).Decode(&b)
+		if b.Command == "status" {
+			json.NewEncoder(w).Encode(map[string]any{"ok": true, "commandId": b.CommandID, "data": map[string]any{"protocol": RunnerProtocol, "simulator": true}})
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"ok": false, "commandId": b.CommandID,
+			"error": map[string]any{"code": "UNSUPPORTED_OPERATION", "message": `unknown command "` + b.Command + `"`}})
+	}))
+	defer srv.Close()
+	d, err := Attach(context.Background(), Config{URL: srv.URL, Name: "sim-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = d.SetOrientation(context.Background(), "LANDSCAPE_LEFT")
+	ce, ok := canonical.AsError(err)
+	if !ok || ce.Code != canonical.CodeUnsupportedOperation || !strings.Contains(ce.Hint, "flow ios runner build") || !strings.Contains(ce.Message, "older") {
+		t.Fatalf("want UNSUPPORTED_OPERATION with the hint to rebuild the runner, got %v", err)
+	}
+}

@@ -134,6 +134,11 @@ final class Commands {
         case let .openLink(link):
             try openLink(link)
             return .object([])
+        case let .setOrientation(o):
+            // As Maestro's SetOrientationHandler: the device turns, the app
+            // follows if it supports the orientation; the runtime settles.
+            XCUIDevice.shared.orientation = UIDeviceOrientation(rawValue: o.uiDeviceOrientation) ?? .portrait
+            return .object([])
         case .quit:
             return .object([])
         }

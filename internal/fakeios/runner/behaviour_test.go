@@ -103,6 +103,32 @@ func TestViewportIsPointsAndOrientation(t *testing.T) {
 	}
 }
 
+// TestSetOrientationTurnsTheViewport: after setOrientation the viewport
+// names the interface orientation the device turned to (landscapeLeft
+// device, landscapeRight interface: UIKit's raw values coincide), and sim
+// remembers Maestro's name for it.
+func TestSetOrientationTurnsTheViewport(t *testing.T) {
+	r, send := serve(t, Options{Apps: []*sim.App{loadApp(t, "testdata/notes.yaml")}})
+	launch(t, send, "com.example.notes")
+	for _, c := range []struct{ turn, maestro, shows string }{
+		{"landscapeLeft", "LANDSCAPE_LEFT", "landscapeRight"}, {"landscapeRight", "LANDSCAPE_RIGHT", "landscapeLeft"},
+		{"upsideDown", "UPSIDE_DOWN", "portraitUpsideDown"}, {"portrait", "PORTRAIT", "portrait"},
+	} {
+		if a := send("setOrientation", map[string]any{"orientation": c.turn}); !a.OK {
+			t.Fatalf("%s: %+v", c.turn, a.Error)
+		}
+		if a := send("viewport", map[string]any{"appIds": []string{"com.example.notes"}}); a.Data["orientation"] != c.shows {
+			t.Errorf("%s: viewport %+v, want orientation %s", c.turn, a.Data, c.shows)
+		}
+		if o, _ := r.dev.Orientation(context.Background()); o != c.maestro {
+			t.Errorf("%s: sim holds %s, want %s", c.turn, o, c.maestro)
+		}
+	}
+	if a := send("setOrientation", map[string]any{"orientation": "sideways"}); a.OK || a.Error.Code != "INVALID_ARGS" {
+		t.Fatalf("an unknown orientation: %+v", a)
+	}
+}
+
 // TestTypingNeedsFocusAndTheKeyboard: type with no focused field is
 // COMMAND_FAILED and erase is nothing, successfully (FlowRunnerCore
 // Typing.swift focusPolicy, noFocusError); tapping a field

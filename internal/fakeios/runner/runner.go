@@ -91,6 +91,9 @@ type Runner struct {
 	alert   *Alert
 	raised  map[string]bool
 	answers []string
+	// turned is the interface orientation the last setOrientation shows
+	// (viewport's name for it), empty before one.
+	turned string
 }
 
 // New builds a runner over a fresh sim device.
@@ -355,6 +358,14 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		if vp.Width > vp.Height {
 			orientation = "landscapeRight"
 		}
+		// After setOrientation the app shows the interface the device
+		// turned to, as an app that follows the device does; sim keeps the
+		// model's layout (its frames), so only the name turns.
+		r.mu.Lock()
+		if r.turned != "" {
+			orientation = r.turned
+		}
+		r.mu.Unlock()
 		out := map[string]any{"x": vp.X, "y": vp.Y, "w": vp.Width, "h": vp.Height, "orientation": orientation}
 		up, err := d.KeyboardShown(ctx)
 		if err != nil {
@@ -507,6 +518,22 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 			return nil, ferr
 		}
 		return nil, fromErr(d.OpenLink(ctx, link, false))
+	case "setOrientation":
+		name, ferr := str(f, command, "orientation")
+		if ferr != nil {
+			return nil, ferr
+		}
+		turn, ok := deviceTurns()[name]
+		if !ok {
+			return nil, &failure{"INVALID_ARGS", fmt.Sprintf("setOrientation: field \"orientation\" must be portrait, landscapeLeft, landscapeRight or upsideDown, not %q", name), ""}
+		}
+		if err := d.SetOrientation(ctx, turn.maestro); err != nil {
+			return nil, fromErr(err)
+		}
+		r.mu.Lock()
+		r.turned = turn.shows
+		r.mu.Unlock()
+		return nil, nil
 	case "quit":
 		if r.o.OnQuit != nil {
 			go func() {
@@ -517,6 +544,23 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 		return nil, nil
 	}
 	return nil, &failure{"UNSUPPORTED_OPERATION", fmt.Sprintf("unknown command %q", command), ""}
+}
+
+// deviceTurn is one setOrientation value: Maestro's name, which sim
+// remembers, and the interface orientation viewport then names.
+type deviceTurn struct{ maestro, shows string }
+
+// deviceTurns are the runner's setOrientation values (FlowRunnerCore
+// Protocol.swift DeviceOrientation). UIDeviceOrientation.landscapeLeft
+// and UIInterfaceOrientation.landscapeRight share a raw value: a device
+// turned landscape-left shows the interface landscape-right.
+func deviceTurns() map[string]deviceTurn {
+	return map[string]deviceTurn{
+		"portrait":       {"PORTRAIT", "portrait"},
+		"landscapeLeft":  {"LANDSCAPE_LEFT", "landscapeRight"},
+		"landscapeRight": {"LANDSCAPE_RIGHT", "landscapeLeft"},
+		"upsideDown":     {"UPSIDE_DOWN", "portraitUpsideDown"},
+	}
 }
 
 // installed answers as Commands.swift installed(): an app the device

@@ -84,6 +84,7 @@ extension Command {
         case .launch: return "launch"
         case .terminate: return "terminate"
         case .openLink: return "openLink"
+        case .setOrientation: return "setOrientation"
         case .quit: return "quit"
         }
     }

@@ -46,6 +46,32 @@ public struct RunnerError: Error, Equatable {
 public enum KeyName: String { case enter, backspace }
 public enum ButtonName: String { case home, lock }
 
+/// What setOrientation turns the device to: Maestro's four orientations by
+/// their camel-case names (Maestro's DeviceOrientation.camelCaseName), which its own
+/// iOS runner sets as XCUIDevice's orientation (SetOrientationHandler).
+public enum DeviceOrientation: String, CaseIterable {
+    case portrait, landscapeLeft, landscapeRight, upsideDown
+
+    /// The UIDeviceOrientation raw value XCUIDevice is set to. Maestro's
+    /// LANDSCAPE_LEFT is the phone turned 90° counter-clockwise, home
+    /// button on the right: UIDeviceOrientation.landscapeLeft (3), as
+    /// Maestro's runner maps it; UPSIDE_DOWN is portraitUpsideDown (2).
+    public var uiDeviceOrientation: Int {
+        switch self {
+        case .portrait: return 1
+        case .upsideDown: return 2
+        case .landscapeLeft: return 3
+        case .landscapeRight: return 4
+        }
+    }
+
+    /// The interface orientation an app that follows the device shows
+    /// afterwards, as `viewport` names it: the raw values coincide, so a
+    /// device turned landscape-left shows the interface landscape-right
+    /// (Screen.swift interfaceOrientation).
+    public var interfaceOrientation: Int { uiDeviceOrientation }
+}
+
 /// One decoded command of flow-runner-v1.
 public enum Command: Equatable {
     case status
@@ -64,6 +90,7 @@ public enum Command: Equatable {
     case launch(appId: String, arguments: [String], stop: Bool)
     case terminate(appId: String)
     case openLink(String)
+    case setOrientation(DeviceOrientation)
     case quit
 }
 
@@ -213,6 +240,12 @@ func decodeCommand(_ name: String, _ f: Fields) throws -> Command {
         return .terminate(appId: try f.string("appId"))
     case "openLink":
         return .openLink(try f.string("link"))
+    case "setOrientation":
+        let n = try f.string("orientation")
+        guard let o = DeviceOrientation(rawValue: n) else {
+            throw RunnerError.invalidArgs("setOrientation: field \"orientation\" must be portrait, landscapeLeft, landscapeRight or upsideDown, not \"\(n)\"")
+        }
+        return .setOrientation(o)
     case "quit": return .quit
     default:
         throw RunnerError.unsupported("unknown command \"\(name)\"")

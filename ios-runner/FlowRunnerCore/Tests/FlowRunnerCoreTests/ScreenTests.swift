@@ -35,6 +35,27 @@ final class ScreenTests: XCTestCase {
         }
     }
 
+    /// setOrientation sets XCUIDevice's orientation as Maestro's runner
+    /// does (LANDSCAPE_LEFT is UIDeviceOrientation.landscapeLeft, raw 3;
+    /// UPSIDE_DOWN is portraitUpsideDown, raw 2), and an app that follows
+    /// shows the interface viewport then names.
+    func testSetOrientationTurnsAsMaestros() {
+        let cases: [(DeviceOrientation, Int, String)] = [
+            (.portrait, 1, "portrait"),
+            (.upsideDown, 2, "portraitUpsideDown"),
+            (.landscapeLeft, 3, "landscapeRight"),
+            (.landscapeRight, 4, "landscapeLeft"),
+        ]
+        XCTAssertEqual(cases.count, DeviceOrientation.allCases.count)
+        for (o, device, shows) in cases {
+            XCTAssertEqual(o.uiDeviceOrientation, device, o.rawValue)
+            XCTAssertEqual(Orientation.name(o.interfaceOrientation), shows, o.rawValue)
+            let wide = device >= 3
+            XCTAssertEqual(interfaceOrientation(reported: nil, device: o.uiDeviceOrientation, window: wide ? self.wide : tall),
+                           o.interfaceOrientation, "\(o.rawValue): the device's turn reads back as the interface viewport names")
+        }
+    }
+
     func testHideKeyboardDragsAreMaestros() {
         let w = FlowRect(x: 10, y: 20, width: 400, height: 800)
         XCTAssertEqual(hideKeyboardDrags(window: w), [

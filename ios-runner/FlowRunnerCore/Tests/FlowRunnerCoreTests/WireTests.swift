@@ -85,6 +85,35 @@ final class WireTests: XCTestCase {
         }
     }
 
+    func testOrientationCommandsDecodeToTheirValues() throws {
+        let file = runnerFolder().appendingPathComponent("testdata/wire/orientation.jsonl")
+        var decoded: [Result<Command, RunnerError>] = []
+        for line in try jsonLines(file) {
+            if let request = line["request"] {
+                decoded.append(decodeRequest(request.data).command)
+            }
+        }
+        let viewport = Result<Command, RunnerError>.success(.viewport(appIds: ["com.example.shop"]))
+        let want: [Result<Command, RunnerError>] = [
+            .success(.status),
+            .success(.launch(appId: "com.example.shop", arguments: [], stop: true)),
+            .success(.setOrientation(.landscapeLeft)), viewport,
+            .success(.setOrientation(.landscapeRight)), viewport,
+            .success(.setOrientation(.upsideDown)), viewport,
+            .success(.setOrientation(.portrait)), viewport,
+            .failure(RunnerError("INVALID_ARGS", #"setOrientation: field "orientation" must be portrait, landscapeLeft, landscapeRight or upsideDown, not "sideways""#)),
+            .success(.quit),
+        ]
+        XCTAssertEqual(decoded.count, want.count)
+        for (i, (got, w)) in zip(decoded, want).enumerated() {
+            XCTAssertEqual(got, w, "request \(i + 1)")
+        }
+        guard case let .failure(e) = decodeRequest(Data(#"{"command":"setOrientation","commandId":4}"#.utf8)).command else {
+            return XCTFail("setOrientation without a value accepted")
+        }
+        XCTAssertEqual(e.message, #"setOrientation: missing required field "orientation""#)
+    }
+
     func testOptionalFieldsTakeTheirDefaults() {
         let body = #"{"command":"hierarchy","commandId":2}"#
         let (id, command) = decodeRequest(Data(body.utf8))
