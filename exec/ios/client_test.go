@@ -280,25 +280,11 @@ func TestClientTranscriptOrientation(t *testing.T) {
 // TestSetOrientationOnAnOlderRunner: a runner built before setOrientation
 // answers it as any unknown command; flow says to rebuild the runner.
 func TestSetOrientationOnAnOlderRunner(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var b struct {
-			Command   string `json:"command"`
-			CommandID int    `json:"commandId"`
-		}
-		json.NewDecoder(r.Body).Decode(&b)
-		if b.Command == "status" {
-			json.NewEncoder(w).Encode(map[string]any{"ok": true, "commandId": b.CommandID, "data": map[string]any{"protocol": RunnerProtocol, "simulator": true}})
-			return
-		}
-		json.NewEncoder(w).Encode(map[string]any{"ok": false, "commandId": b.CommandID,
-			"error": map[string]any{"code": "UNSUPPORTED_OPERATION", "message": `unknown command "` + b.Command + `"`}})
-	}))
-	defer srv.Close()
-	d, err := Attach(context.Background(), Config{URL: srv.URL, Name: "sim-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = d.SetOrientation(context.Background(), "LANDSCAPE_LEFT")
+	d, _, _ := attachScripted(t, func(command string) map[string]any {
+		return map[string]any{"ok": false,
+			"error": map[string]any{"code": "UNSUPPORTED_OPERATION", "message": `unknown command "` + command + `"`}}
+	})
+	err := d.SetOrientation(context.Background(), "LANDSCAPE_LEFT")
 	ce, ok := canonical.AsError(err)
 	if !ok || ce.Code != canonical.CodeUnsupportedOperation || !strings.Contains(ce.Hint, "flow ios runner build") || !strings.Contains(ce.Message, "older") {
 		t.Fatalf("want UNSUPPORTED_OPERATION with the hint to rebuild the runner, got %v", err)
