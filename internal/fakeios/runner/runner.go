@@ -550,9 +550,12 @@ func (r *Runner) do(ctx context.Context, command string, f map[string]json.RawMe
 // remembers, and the interface orientation viewport then names.
 type deviceTurn struct{ maestro, shows string }
 
-// deviceTurns are the runner's setOrientation values (FlowRunnerCore
-// Protocol.swift DeviceOrientation). UIDeviceOrientation.landscapeLeft
-// and UIInterfaceOrientation.landscapeRight share a raw value: a device
+// deviceTurns are the runner's setOrientation values (ios-runner/
+// PROTOCOL.md; FlowRunnerCore Protocol.swift DeviceOrientation; Maestro's
+// SetOrientationHandler sets XCUIDevice.shared.orientation to the
+// UIDeviceOrientation of the same name). The interface names follow
+// UIKit's UIApplication.h, which defines UIInterfaceOrientationLandscapeLeft
+// as UIDeviceOrientationLandscapeRight and the other way round: a device
 // turned landscape-left shows the interface landscape-right.
 func deviceTurns() map[string]deviceTurn {
 	return map[string]deviceTurn{
